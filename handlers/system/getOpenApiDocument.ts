@@ -1,0 +1,5 @@
+import { publishedDocument } from '../../server/openapi.js';
+import type { Handler } from '../types.js';
+
+/** The bundled contract, as SDK generators and the docs site read it. */
+export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async () => publishedDocument() as any;

@@ -1,0 +1,34 @@
+import type { operations } from '../generated/api.js';
+import type { HandlerContext } from '../server/context.js';
+
+/** Types of a handler, derived from the generated contract: nothing here restates the spec. */
+
+export type OperationId = keyof operations;
+type Op<K extends OperationId> = operations[K];
+
+type Json<C> = C extends { content: { 'application/json': infer B } } ? B : C extends { content: infer X } ? X[keyof X] : never;
+type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessBody<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: S extends SuccessStatus ? (S extends 204 ? void : Json<R[S]>) : never }[keyof R]
+  : never;
+/** Envelopes (`{statusCode, success, ...}`) are filled in by the server: handlers return the rest. */
+type Unwrapped<B> = B extends { success: true } ? Omit<B, 'statusCode' | 'success'> : B;
+
+type Part<O, P extends string> = O extends { parameters: infer Ps } ? (P extends keyof Ps ? NonNullable<Ps[P]> : never) : never;
+type Body<O> = O extends { requestBody?: infer RB } ? (NonNullable<RB> extends { content: infer C } ? C[keyof C] : undefined) : undefined;
+
+export interface HandlerRequest<K extends OperationId> {
+  params: Part<Op<K>, 'path'>;
+  query: Part<Op<K>, 'query'>;
+  body: Body<Op<K>>;
+  headers: Record<string, string | string[] | undefined>;
+  ip: string;
+}
+
+export type HandlerResult<K extends OperationId> = Unwrapped<SuccessBody<Op<K>>>;
+
+/** One operation's handler: plain data in, plain data out, typed errors thrown. */
+export type Handler<K extends OperationId> = (ctx: HandlerContext, req: HandlerRequest<K>) => Promise<HandlerResult<K>>;
+
+/** The map every operation must appear in (checked by `tsc`). */
+export type HandlerMap = { [K in OperationId]: Handler<K> };

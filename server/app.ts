@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyJwt from '@fastify/jwt';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import { handlers } from '../handlers/index.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { HandlerContext, Services } from './context.js';
+import type { Db } from './db/database.js';
+import { ApiError, errorBody, validationMessage } from './errors.js';
+import { outboxNotifier, type Notifier } from './notifier.js';
+import { documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
+import { securityHook } from './security.js';
+import { TenantScope } from './tenancy.js';
+import { compileValidator } from './validation.js';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  notifier?: Notifier;
+  /** Fastify's logger setting; off unless given. */
+  logger?: boolean | object;
+}
+
+function sendError(reply: FastifyReply, statusCode: number, message: string, code?: string) {
+  return reply.code(statusCode).type('application/json').send(errorBody(statusCode, message, code));
+}
+
+/** Maps every failure to `{statusCode, message, error, code}`; 5xx details stay in the log. */
+function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    reply.headers(error.headers);
+    return sendError(reply, error.statusCode, error.message, error.code);
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation?.length) {
+    const context = fastifyError.validationContext === 'querystring' ? 'query' : fastifyError.validationContext ?? 'request';
+    return sendError(reply, 400, validationMessage(context, fastifyError.validation[0] as any), 'VALIDATION_ERROR');
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const known: Record<string, [string, string]> = {
+      FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'Request body is too large'],
+      FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here`],
+      FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'The body is not valid JSON'],
+      FST_ERR_CTP_EMPTY_JSON_BODY: ['INVALID_JSON', 'The body is empty but Content-Type is application/json'],
+      FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
+    };
+    const [code, message] = known[fastifyError.code] ?? [
+      status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST',
+      fastifyError.message,
+    ];
+    return sendError(reply, status, message, code);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');
+}
+
+/** Builds the API: routes, validation and security all come from the bundled contract. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    genReqId: () => randomUUID(),
+    trustProxy: process.env.TRUST_PROXY === 'true',
+  });
+  app.setValidatorCompiler(compileValidator);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'ROUTE_NOT_FOUND'));
+
+  await app.register(helmet, { global: true });
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? true : config.corsOrigins,
+    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key'],
+    exposedHeaders: ['Retry-After', 'Content-Disposition'],
+    maxAge: 600,
+  });
+  await app.register(fastifyJwt, {
+    secret: config.jwtSecret,
+    sign: { algorithm: 'HS256', expiresIn: config.jwtTtlSeconds },
+    verify: { algorithms: ['HS256'] },
+  });
+  // Multipart before glue: glue's routes for multipart bodies rely on its parser.
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
+
+  const services: Services = {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    notifier: options.notifier ?? outboxNotifier,
+    async signAccessToken({ tenantId, clientId, sessionVersion }) {
+      const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
+      const { exp } = app.jwt.decode<{ exp: number }>(token)!;
+      return { token, expiresAt: new Date(exp * 1000) };
+    },
+  };
+
+  const operations = operationIndex();
+  const route = (meta: OperationMeta) => {
+    const handler = (handlers as Record<string, (ctx: HandlerContext, req: any) => Promise<any>>)[meta.operationId];
+    if (!handler) throw new Error(`no handler for ${meta.operationId}`);
+    return {
+      onRequest: securityHook(services, meta.security),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };
+        const ctx: HandlerContext = {
+          ...services,
+          tenant: caller.tenant,
+          actor: caller.actor,
+          scope: new TenantScope(db, caller.tenant?.id ?? '00000000-0000-0000-0000-000000000000'),
+        };
+        const result = await handler(ctx, {
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          headers: request.headers,
+          ip: request.ip,
+        });
+        reply.code(meta.successStatus);
+        if (meta.successStatus === 204) return reply.send();
+        return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
+      },
+    };
+  };
+
+  await app.register(openapiGlue, {
+    specification: documentForRouting(),
+    prefix: '/api/v1',
+    operationResolver: (operationId: string) => {
+      const meta = operations.get(operationId);
+      if (!meta) throw new Error(`operation ${operationId} is not in the contract`);
+      // glue fills in method, url and schema; the resolver adds the handler and security.
+      return route(meta) as any;
+    },
+  });
+
+  return app;
+}

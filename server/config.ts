@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Everything the server reads from its environment, checked once at start. */
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  /** PostgreSQL URL; unset means embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** The sandbox tenant's Api-Key, seeded on a fresh database. */
+  sandboxApiKey: string;
+  jwtSecret: string;
+  /** Access token lifetime. */
+  jwtTtlSeconds: number;
+  /** Allowed CORS origins; `*` allows any. */
+  corsOrigins: string[] | '*';
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  connectionTimeoutMs: number;
+  /** Where Firebase ID token signing keys are fetched (JWKS). */
+  firebaseJwksUrl: string;
+  logLevel: string;
+}
+
+export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
+
+function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+/** The JWT secret: required in production; otherwise generated once and kept in the data folder. */
+function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string): string {
+  if (env.JWT_SECRET) {
+    if (env.JWT_SECRET.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+    return env.JWT_SECRET;
+  }
+  if (production) throw new Error('JWT_SECRET is required when NODE_ENV=production');
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const cors = env.CORS_ORIGINS?.trim();
+  return {
+    production,
+    port: int('PORT', 3000, env),
+    host: env.HOST || (production ? '0.0.0.0' : '127.0.0.1'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    sandboxApiKey: env.SANDBOX_API_KEY || DEFAULT_SANDBOX_API_KEY,
+    jwtSecret: jwtSecret(env, production, dataDir),
+    jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
+    corsOrigins: !cors || cors === '*' ? '*' : cors.split(',').map((o) => o.trim()).filter(Boolean),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, env),
+    connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 60_000, env),
+    firebaseJwksUrl: env.FIREBASE_JWKS_URL
+      || 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}

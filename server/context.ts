@@ -1,0 +1,37 @@
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
+import type { Db } from './db/database.js';
+import type { Notifier } from './notifier.js';
+import type { TenantScope } from './tenancy.js';
+
+/** The company whose application called, resolved from the `Api-Key` header. */
+export interface Tenant {
+  id: string;
+  name: string;
+  subdomain: string;
+  firebaseProjectId: string | null;
+  apiKeyMode: 'sandbox' | 'production';
+}
+
+/** Who is calling within the tenant. */
+export type Actor =
+  | { kind: 'anonymous' }
+  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date };
+
+/** Services shared by every request (created once per app). */
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  notifier: Notifier;
+  /** Signs an access token for a client of a tenant. */
+  signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+}
+
+/** What a handler receives besides the request: everything with side effects is injected. */
+export interface HandlerContext extends Services {
+  tenant: Tenant;
+  actor: Actor;
+  /** Tenant-scoped access to tenant-owned tables. */
+  scope: TenantScope;
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import {
+  countryRows, currencyRows, vehicleBodyTypeRows, vehicleMakeRows, vehicleScheduleTypeRows,
+} from '../reference-data.js';
+
+// Loads the platform-wide reference data; the rows come from data packages and checked-in files.
+export const referenceData = {
+  async up(db: Kysely<any>) {
+    await db.insertInto('countries').values(countryRows()).execute();
+    await db.insertInto('currencies').values(currencyRows()).execute();
+    await db.insertInto('vehicle_makes').values(vehicleMakeRows()).execute();
+    await db.insertInto('vehicle_body_types').values(vehicleBodyTypeRows()).execute();
+    await db.insertInto('vehicle_schedule_types').values(vehicleScheduleTypeRows()).execute();
+  },
+  async down(db: Kysely<any>) {
+    for (const table of ['vehicle_schedule_types', 'vehicle_body_types', 'vehicle_makes', 'currencies', 'countries']) {
+      await db.deleteFrom(table).execute();
+    }
+  },
+};

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { core } from './20261120_001_core.js';
+import { referenceData } from './20261120_002_reference_data.js';
+
+/** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
+export const migrations: Record<string, Migration> = {
+  '20261120_001_core': core,
+  '20261120_002_reference_data': referenceData,
+};
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

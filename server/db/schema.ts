@@ -1,0 +1,217 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Kysely's view of the tables (written beside the migrations that create them). */
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** A `date` column: `YYYY-MM-DD` both ways. */
+type PlainDate = string;
+/** A `numeric` column: decimal strings out, strings or numbers in. */
+type Numeric = ColumnType<string, string | number, string | number>;
+type Json<T> = ColumnType<T, string, string>;
+
+export type CompanyType = 'INSURER' | 'BROKER' | 'MICRO_INSURER' | 'DIGITAL_AGENT' | 'AGENT';
+export type CompanyKind = 'NON_LIFE' | 'LIFE' | 'HEALTH' | 'PENSION';
+
+export interface CompaniesTable {
+  id: Generated<string>;
+  name: string;
+  identifier: string;
+  email: string;
+  type: CompanyType;
+  kind: CompanyKind;
+  short_name: string;
+  description: string | null;
+  primary_color: string | null;
+  sms_sender_id: string | null;
+  subdomain: string;
+  address: string | null;
+  country: string | null;
+  logo_url: string | null;
+  firebase_project_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  mode: 'sandbox' | 'production';
+  created_at: CreatedAt;
+  revoked_at: Date | null;
+}
+
+export interface ContactPersonRow { phoneNumber: string; email: string; position: string; name: string }
+export interface IdentificationCardRow { idNumber: string; type: string; issueDate: string; expiryDate?: string | null }
+
+export interface ClientsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  type: 'INDIVIDUAL' | 'CORPORATE';
+  email: string | null;
+  phone_number: string | null;
+  password_hash: string | null;
+  firebase_uid: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  other_names: string | null;
+  title: string | null;
+  gender: 'MALE' | 'FEMALE' | 'OTHER' | null;
+  date_of_birth: PlainDate | null;
+  identification_card: Json<IdentificationCardRow | null>;
+  company_name: string | null;
+  date_of_incorporation: PlainDate | null;
+  contact_persons: Json<ContactPersonRow[]>;
+  country: string;
+  city: string | null;
+  region: string | null;
+  digital_address: string | null;
+  address: string | null;
+  industry: string | null;
+  notes: string | null;
+  groups: Json<string[]>;
+  profile_image: string | null;
+  taxpayer_identification_number: string | null;
+  is_active: Generated<boolean>;
+  /** Bumped when the password changes: tokens carrying an older version stop working. */
+  session_version: Generated<number>;
+  email_verified_at: Date | null;
+  phone_verified_at: Date | null;
+  deleted_at: Date | null;
+  created_by_staff_id: string | null;
+  originating_staff_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface RevokedTokensTable {
+  jti: string;
+  tenant_id: string;
+  expires_at: Date;
+  revoked_at: CreatedAt;
+}
+
+export interface PasswordResetCodesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  client_id: string;
+  code_hash: string;
+  expires_at: Date;
+  attempts: Generated<number>;
+  consumed_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  tenant_id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  template: string;
+  subject: string | null;
+  body: string;
+  status: Generated<'PENDING' | 'SENT' | 'FAILED'>;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+}
+
+export interface RateLimitBucketsTable {
+  bucket: string;
+  window_started_at: Date;
+  hits: number;
+}
+
+export interface StateProvinceRow { name: string; code: string }
+
+export interface CountriesTable {
+  code: string;
+  name: string;
+  phone: string;
+  currency: string | null;
+  flag: string | null;
+  state_provinces: Json<StateProvinceRow[]>;
+}
+
+export interface CurrenciesTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  symbol: string;
+  locale: string;
+  flag: string | null;
+  country: string | null;
+  is_default: Generated<boolean>;
+  status: Generated<'ACTIVE' | 'INACTIVE'>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface VehicleMakesTable { id: Generated<string>; name: string; models: Json<string[]> }
+export interface VehicleBodyTypesTable { id: Generated<string>; code: string; name: string; description: string | null }
+export interface VehicleScheduleTypesTable {
+  id: Generated<string>;
+  code: string;
+  name: string;
+  description: string | null;
+  usage: 'PRIVATE' | 'COMMERCIAL' | 'MOTOR_CYCLE';
+}
+
+export interface CommissionRow { value: number; type: 'FEE' | 'PERCENTAGE' }
+
+export interface ProductsTable {
+  id: Generated<string>;
+  owner_tenant_id: string | null;
+  insurer_id: string;
+  name: string;
+  code: string;
+  description: string | null;
+  premium_rates: Json<Record<string, number>>;
+  category: string;
+  sub_category: string | null;
+  benefits: Json<string[]>;
+  status: Generated<'ACTIVE' | 'DEACTIVATED'>;
+  distribution: Generated<'ONLINE' | 'OFFLINE'>;
+  standard_commission: Json<CommissionRow | null>;
+  overrider_commission: Json<CommissionRow | null>;
+  other_commission: Json<CommissionRow | null>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ProductAssignmentsTable {
+  tenant_id: string;
+  product_id: string;
+  assigned_by: string | null;
+  assigned_at: CreatedAt;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  clients: ClientsTable;
+  revoked_tokens: RevokedTokensTable;
+  password_reset_codes: PasswordResetCodesTable;
+  outbox: OutboxTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  countries: CountriesTable;
+  currencies: CurrenciesTable;
+  vehicle_makes: VehicleMakesTable;
+  vehicle_body_types: VehicleBodyTypesTable;
+  vehicle_schedule_types: VehicleScheduleTypesTable;
+  products: ProductsTable;
+  product_assignments: ProductAssignmentsTable;
+}
+
+export type CompanyRow = Selectable<CompaniesTable>;
+export type ClientRow = Selectable<ClientsTable>;
+export type NewClient = Insertable<ClientsTable>;
+export type ClientUpdate = Updateable<ClientsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+
+/** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
+export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments';

@@ -1,0 +1,70 @@
+import { STATUS_CODES } from 'node:http';
+
+/** A failure the caller can act on: it becomes `{statusCode, message, error, code}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string, code = 'VALIDATION_ERROR') => new ApiError(400, code, message);
+export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new ApiError(401, code, message);
+export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
+export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiError(429, 'RATE_LIMITED', `Too many attempts; try again in ${retryAfterSeconds} seconds`, {
+    'retry-after': String(retryAfterSeconds),
+  });
+
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+  code?: string;
+}
+
+export function errorBody(statusCode: number, message: string, code?: string): ErrorBody {
+  return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', ...(code ? { code } : {}) };
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, any>;
+  parentSchema?: Record<string, any>;
+}
+
+/** Turns ajv's first error into one sentence that names the field (`body.assets[0].seats ...`). */
+export function validationMessage(context: string, error: AjvError): string {
+  const where = [context, ...error.instancePath.split('/').slice(1)]
+    .map((part, i) => (i > 0 && /^\d+$/.test(part) ? `[${part}]` : i > 0 ? `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}` : part))
+    .join('');
+  const custom = error.parentSchema?.['x-error-message'];
+  switch (error.keyword) {
+    case 'required':
+      return `${where}.${error.params.missingProperty} is required`;
+    case 'additionalProperties':
+      return `${where} has an unknown property '${error.params.additionalProperty}'`;
+    case 'anyOf':
+    case 'oneOf':
+      return custom ? `${where}: ${custom}` : `${where} ${error.message}`;
+    case 'discriminator':
+      return error.params.error === 'tag'
+        ? `${where}.${error.params.tag} is required`
+        : `${where}.${error.params.tag} must be one of the allowed values`;
+    case 'enum':
+      return `${where} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
+    default:
+      return custom ? `${where} ${custom}` : `${where} ${error.message}`;
+  }
+}

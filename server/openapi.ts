@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The bundled contract (generated/openapi.json) and what the server derives from it. */
+
+const bundlePath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../generated/openapi.json');
+let cached: any;
+
+export function publishedDocument(): { openapi: string; info: { version: string }; paths: Record<string, any>; [key: string]: unknown } {
+  cached ??= JSON.parse(readFileSync(bundlePath, 'utf8'));
+  return cached;
+}
+
+export const apiVersion = () => publishedDocument().info.version;
+
+export type SecurityRequirement = Record<string, string[]>;
+
+export interface OperationMeta {
+  operationId: string;
+  method: string;
+  path: string;
+  /** The 2xx status the operation answers with. */
+  successStatus: number;
+  /** Whether that answer is a `{statusCode, success, ...}` envelope. */
+  envelope: boolean;
+  security: SecurityRequirement[];
+  multipart: boolean;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function resolveRef(doc: any, node: any): any {
+  let current = node;
+  while (current?.$ref) {
+    current = current.$ref.slice(2).split('/').reduce((acc: any, key: string) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return current;
+}
+
+/** One entry per operation, keyed by operationId. */
+export function operationIndex(doc = publishedDocument()): Map<string, OperationMeta> {
+  const index = new Map<string, OperationMeta>();
+  for (const [route, item] of Object.entries<any>(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const successCode = Object.keys(op.responses).find((code) => /^2\d\d$/.test(code));
+      if (!successCode) throw new Error(`${op.operationId} declares no 2xx response`);
+      const success = resolveRef(doc, op.responses[successCode]);
+      const schema = resolveRef(doc, success?.content?.['application/json']?.schema);
+      const requestBody = resolveRef(doc, op.requestBody);
+      index.set(op.operationId, {
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path: route,
+        successStatus: Number(successCode),
+        envelope: Boolean(schema?.properties?.success),
+        security: op.security ?? doc.security ?? [],
+        multipart: Boolean(requestBody?.content?.['multipart/form-data']),
+      });
+    }
+  }
+  return index;
+}
+
+/**
+ * The copy of the contract given to fastify-openapi-glue: ajv takes `discriminator` but not its
+ * `mapping`, and multipart bodies are parsed and checked by the handlers, not by ajv.
+ */
+export function documentForRouting(doc = publishedDocument()) {
+  const copy = structuredClone(doc);
+  const strip = (node: any) => {
+    if (Array.isArray(node)) { node.forEach(strip); return; }
+    if (!node || typeof node !== 'object') return;
+    if (node.discriminator?.mapping) delete node.discriminator.mapping;
+    Object.values(node).forEach(strip);
+  };
+  strip(copy);
+  for (const item of Object.values<any>(copy.paths)) {
+    for (const method of METHODS) {
+      const body = resolveRef(copy, item[method]?.requestBody);
+      if (body?.content?.['multipart/form-data']) delete item[method].requestBody;
+    }
+  }
+  return copy;
+}

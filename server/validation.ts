@@ -1,0 +1,34 @@
+import { Ajv, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * ajv as the contract needs it: OpenAPI's `discriminator`, no silent stripping of unknown
+ * properties (the contract says `additionalProperties: false` and means it), and verbose errors so
+ * messages can use a schema's own `x-error-message`. Bodies are never type-coerced (a string is not
+ * a number); query strings and path parameters are.
+ */
+function makeAjv(options: Options) {
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: false,
+    verbose: true,
+    discriminator: true,
+    removeAdditional: false,
+    useDefaults: true,
+    addUsedSchema: false,
+    ...options,
+  });
+  addFormats.default(ajv);
+  // OpenAPI format names ajv-formats does not know: annotations only.
+  for (const format of ['binary', 'byte', 'int32', 'int64', 'float', 'double', 'password']) {
+    ajv.addFormat(format, true);
+  }
+  return ajv;
+}
+
+const bodyAjv = makeAjv({ coerceTypes: false });
+const parameterAjv = makeAjv({ coerceTypes: 'array' });
+
+export function compileValidator({ schema, httpPart }: { schema: any; httpPart?: string }) {
+  return (httpPart === 'body' ? bodyAjv : parameterAjv).compile(schema);
+}

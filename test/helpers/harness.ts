@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app.js';
+import type { Clock } from '../../server/clock.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { openDatabase, type Db } from '../../server/db/database.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/db/seed.js';
+
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now() { return new Date(Date.now() + this.offsetMs); }
+  advance(ms: number) { this.offsetMs += ms; }
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  clock: TestClock;
+  driver: 'pg' | 'pglite';
+  /** The seeded sandbox tenant. */
+  tenantId: string;
+  apiKey: string;
+  /** A second tenant with its own key, for the forbidden paths. */
+  otherTenantId: string;
+  otherApiKey: string;
+  /** `app.inject` with the sandbox Api-Key unless `apiKey` says otherwise (null sends none). */
+  call(options: InjectOptions & { apiKey?: string | null; token?: string }): ReturnType<FastifyInstance['inject']>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh API over its own database: in-memory PGlite, or a new schema on the PostgreSQL server
+ * when DATABASE_URL is set, so suites never see each other's rows.
+ */
+export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+  const url = process.env.DATABASE_URL;
+  const schema = url ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  if (url && schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+  }
+  const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', schema, poolSize: 20 });
+  await migrateToLatest(handle.db);
+  const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
+  const { tenantId } = await seedSandbox(handle.db, apiKey);
+  const otherApiKey = `sk_test_${randomBytes(12).toString('hex')}`;
+  const otherTenantId = await ensureCompany(handle.db, {
+    name: 'Other Tenant Assurance', identifier: 'OTHER-TENANT', email: 'ops@other-tenant.example', type: 'INSURER',
+    kind: 'NON_LIFE', shortName: 'Other', description: 'A second tenant for isolation tests', primaryColor: '#000000',
+    smsSenderId: 'OTHER', subdomain: 'othertenant', address: 'Elsewhere', country: 'NG', firebaseProjectId: 'other-project',
+  });
+  await ensureApiKey(handle.db, otherTenantId, otherApiKey);
+
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', DATA_DIR: '/tmp/coverline-test' }),
+    ...overrides,
+  };
+  const clock = new TestClock();
+  const app = await buildApp({ config, db: handle.db, clock });
+  await app.ready();
+
+  return {
+    app, db: handle.db, config, clock, driver: handle.driver, tenantId, apiKey, otherTenantId, otherApiKey,
+    call({ apiKey: key, token, headers, ...options }) {
+      const sent: Record<string, string> = { ...(headers as Record<string, string>) };
+      const chosen = key === undefined ? apiKey : key;
+      if (chosen !== null) sent['api-key'] = chosen;
+      if (token) sent.authorization = `Bearer ${token}`;
+      return app.inject({ ...options, headers: sent });
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      if (url && schema) {
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.end();
+      }
+    },
+  };
+}
