@@ -1,9 +1,11 @@
-import { getHealth } from './system/getHealth.js';
-import { getOpenApiDocument } from './system/getOpenApiDocument.js';
+import { authHandlers } from './auth/index.js';
+import { lookupHandlers } from './lookups/index.js';
+import { systemHandlers } from './system/index.js';
 import type { HandlerMap } from './types.js';
 
-/** Every operation in the contract, by operationId: a missing or misspelt one fails `tsc`. */
+/** Every operation in the contract, by operationId: a missing, extra or misspelt one fails `tsc`. */
 export const handlers = {
-  getHealth,
-  getOpenApiDocument,
+  ...systemHandlers,
+  ...authHandlers,
+  ...lookupHandlers,
 } satisfies HandlerMap;

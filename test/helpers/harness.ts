@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
@@ -28,7 +28,7 @@ export interface Harness {
   otherTenantId: string;
   otherApiKey: string;
   /** `app.inject` with the sandbox Api-Key unless `apiKey` says otherwise (null sends none). */
-  call(options: InjectOptions & { apiKey?: string | null; token?: string }): ReturnType<FastifyInstance['inject']>;
+  call(options: InjectOptions & { apiKey?: string | null; token?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
