@@ -42,6 +42,402 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a client up
+         * @description Creates an INDIVIDUAL or CORPORATE client account in the tenant named by the `Api-Key` and signs
+         *     it in. Individuals need `firstName` and `lastName`; companies need `companyName`. Every client
+         *     needs `country`, `groups` (may be empty), a `password` of 5 to 50 characters, and an `email` or a
+         *     `phoneNumber`, either of which is then a login username. Email and phone number are unique
+         *     within the tenant (email ignoring case). A welcome message goes to the email, or by SMS.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log a client in
+         * @description Signs a client in with a username (email, any case, or phone number) and password, or with a
+         *     Firebase ID token from the tenant's Firebase project. Answers the client's account with an
+         *     `accessToken` for the other calls.
+         *
+         *     Failed attempts are limited per account and per address: past the limit the answer is 429 with
+         *     `Retry-After`. A wrong username and a wrong password get the same answer.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out
+         * @description Revokes the access token the call is made with. Any later call with it answers 401, on every instance and after restarts.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the password
+         * @description Changes the signed-in client's password. `oldPassword` must be the current one and
+         *     `newPassword` (5 to 50 characters) must differ from it. Every access token issued before the
+         *     change stops working, the one used for this call included; the answer carries a new token.
+         *     A notice goes to the client's email, or by SMS.
+         */
+        patch: operations["changePassword"];
+        trace?: never;
+    };
+    "/auth/password/request-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a password reset code
+         * @description Sends a 6-digit reset code to the account whose email or phone number is `username`: by email
+         *     for an email, by SMS for a phone number. The code works for 15 minutes and for 5 tries, and a
+         *     new request replaces it. The answer is the same whether or not such an account exists, so it
+         *     cannot be used to find accounts. Requests are limited per account and per address.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the password with a code
+         * @description Sets a new password (5 to 30 characters, `passwordConfirm` equal to it) with the code from
+         *     `requestPasswordReset`. A wrong code uses up one of the code's 5 tries; a used, expired or
+         *     exhausted code, or an unknown username, all answer the same 400. On success the code is spent
+         *     and every access token issued before stops working.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insurers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List insurers
+         * @description The insurers and micro-insurers on the platform, ordered by name: the companies that underwrite
+         *     the products sold through it. Brokers, digital agents and agents never appear here (the company
+         *     directory, `GET /client/companies`, lists every company). Filters combine with AND.
+         *
+         *     The list is platform-wide, the same for every tenant; it needs only the `Api-Key`. Internal
+         *     settings of a company (database, Firebase project, SMS sender id) are never shown.
+         */
+        get: operations["listInsurers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List countries
+         * @description Countries with their ISO code, international dialling code, currency and flag, ordered by
+         *     name: for country pickers, phone number prefixes and address forms.
+         *
+         *     `include` is required: `include=stateProvinces` adds each country's regions, states or
+         *     provinces (Ghana's sixteen regions, for example); `include=none` leaves them out and keeps the
+         *     answer small. The list is platform-wide; it needs only the `Api-Key`.
+         */
+        get: operations["listCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List currencies
+         * @description The currencies policies, invoices and transactions can be priced in: the default currency
+         *     (GHS, the Ghanaian cedi) first, then the others by ISO 4217 code. The list is platform-wide; it
+         *     needs only the `Api-Key`.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List companies
+         * @description The public directory of companies on the platform (insurers, brokers, micro-insurers, digital
+         *     agents and agents), ordered by name and paged with `limit` and `page`. Filters combine with AND.
+         *
+         *     Companies are a platform-wide directory, not rows a tenant owns: every tenant sees the same
+         *     list, and the call needs only the `Api-Key`. Internal settings of a company (database,
+         *     Firebase project, SMS sender id) are never shown.
+         */
+        get: operations["listCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/api/v1/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List companies (deprecated path)
+         * @deprecated
+         * @description **Deprecated:** use `GET /client/companies`. This is the path of the original API, with
+         *     `/api/v1` written twice (`/api/v1/client/api/v1/companies`); it is kept so existing
+         *     integrations keep working and answers exactly as the canonical path does.
+         *
+         *     The public directory of companies on the platform, ordered by name and paged. Companies are a
+         *     platform-wide directory, not rows a tenant owns; the call needs only the `Api-Key`.
+         */
+        get: operations["listCompaniesLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle makes and models
+         * @description The vehicle makes that motor policies and quotes accept, each with its models, ordered by
+         *     name: a motor asset's `make` and `model` come from this list. Platform-wide reference data;
+         *     needs only the `Api-Key`.
+         */
+        get: operations["listVehicles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/vehicles/body-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle body types
+         * @description The body types a motor asset's `bodyType` can take (saloon, pick-up, mini bus, ...), ordered
+         *     by name. Platform-wide reference data; needs only the `Api-Key`.
+         */
+        get: operations["listVehicleBodyTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/vehicles/schedule-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle schedule types
+         * @description The motor schedule (risk) types a motor asset's `riskType` can take (private, taxi, mini bus,
+         *     motor trade, ...), each with the usage (PRIVATE, COMMERCIAL or MOTOR_CYCLE) that decides its
+         *     rating and allowed no-claim discount rates, ordered by name. Platform-wide reference data;
+         *     needs only the `Api-Key`.
+         */
+        get: operations["listVehicleScheduleTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/api/v1/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle makes and models (deprecated path)
+         * @deprecated
+         * @description **Deprecated:** use `GET /client/vehicles`. This is the path of the original API, with
+         *     `/api/v1` written twice (`/api/v1/client/api/v1/vehicles`); it is kept so existing
+         *     integrations keep working and answers exactly as the canonical path does.
+         */
+        get: operations["listVehiclesLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/api/v1/vehicles/body-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle body types (deprecated path)
+         * @deprecated
+         * @description **Deprecated:** use `GET /client/vehicles/body-types`. This is the path of the original API,
+         *     with `/api/v1` written twice (`/api/v1/client/api/v1/vehicles/body-types`); it is kept so
+         *     existing integrations keep working and answers exactly as the canonical path does.
+         */
+        get: operations["listVehicleBodyTypesLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/api/v1/vehicles/schedule-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicle schedule types (deprecated path)
+         * @deprecated
+         * @description **Deprecated:** use `GET /client/vehicles/schedule-types`. This is the path of the original
+         *     API, with `/api/v1` written twice (`/api/v1/client/api/v1/vehicles/schedule-types`); it is
+         *     kept so existing integrations keep working and answers exactly as the canonical path does.
+         */
+        get: operations["listVehicleScheduleTypesLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -77,6 +473,673 @@ export interface components {
              */
             code?: string;
         };
+        /**
+         * Format: email
+         * @example kofi.mensah@example.com
+         */
+        Email: string;
+        /**
+         * @description A phone number of 10 to 15 characters, digits with an optional leading `+`.
+         * @example +233244123456
+         */
+        PhoneNumber: string;
+        /**
+         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
+         *     both) is required: either is then a login username.
+         */
+        ClientSignUpBase: {
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            email?: components["schemas"]["Email"];
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
+             * @example GH
+             */
+            country: string;
+            /** @example Accra */
+            city?: string;
+            /** @example Greater Accra */
+            region?: string;
+            /**
+             * @description GhanaPostGPS digital address.
+             * @example GA-183-8164
+             */
+            digitalAddress?: string;
+            /**
+             * @example 14 Oxford Street
+             * @example Osu
+             */
+            address?: string;
+            /** @example Retail */
+            industry?: string;
+            notes?: string;
+            /**
+             * @description Ids of the client groups the client belongs to (may be empty).
+             * @example []
+             */
+            groups: string[];
+            /**
+             * Format: uri
+             * @description URL of a profile picture.
+             */
+            profileImage?: string;
+            /** @example P0012345678 */
+            taxpayerIdentificationNumber?: string;
+        };
+        /**
+         * @example MALE
+         * @enum {string}
+         */
+        Gender: "MALE" | "FEMALE" | "OTHER";
+        /** @description An identity document of an individual client. */
+        IdentificationCard: {
+            /** @example GHA-721234567-8 */
+            idNumber: string;
+            /**
+             * @example GHANA_CARD
+             * @enum {string}
+             */
+            type: "DRIVERS_LICENSE" | "GHANA_CARD" | "VOTERS_ID" | "NHIS_CARD" | "PASSPORT";
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             * @example 2021-03-15
+             */
+            issueDate: string;
+            /**
+             * Format: date
+             * @description Must be after issueDate.
+             * @example 2031-03-14
+             */
+            expiryDate?: string | null;
+        };
+        /**
+         * IndividualSignUp
+         * @description A person signing up.
+         */
+        IndividualSignUp: {
+            /** @constant */
+            type: "INDIVIDUAL";
+            /** @example Kofi */
+            firstName: string;
+            /** @example Mensah */
+            lastName: string;
+            /** @example Atta */
+            otherNames?: string;
+            /** @example Mr */
+            title?: string;
+            gender?: components["schemas"]["Gender"];
+            /**
+             * Format: date
+             * @description Must be in the past.
+             * @example 1990-06-21
+             */
+            dateOfBirth?: string;
+            identificationCard?: components["schemas"]["IdentificationCard"];
+        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INDIVIDUAL";
+        });
+        /** @description Someone to contact at a corporate client. */
+        ContactPerson: {
+            /** @example Ama Owusu */
+            name: string;
+            /** @example Finance Manager */
+            position: string;
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            email: components["schemas"]["Email"];
+        };
+        /**
+         * CorporateSignUp
+         * @description A company signing up.
+         */
+        CorporateSignUp: {
+            /** @constant */
+            type: "CORPORATE";
+            /** @example Asante Logistics Ltd */
+            companyName: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             * @example 2012-09-01
+             */
+            dateOfIncorporation?: string;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CORPORATE";
+        });
+        /** @description An individual or a corporate client, chosen by `type`. */
+        SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
+        /**
+         * @description A client's account as the client sees it. Every property is always present; what does not apply
+         *     to the client's type (or was never given) is `null`. The password is never returned.
+         */
+        ClientAccount: {
+            /**
+             * Format: uuid
+             * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+             */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            /** @example kofi.mensah@example.com */
+            email: string | null;
+            /** @example +233244123456 */
+            phoneNumber: string | null;
+            /** @description Whether the email was confirmed with a code. */
+            emailVerified: boolean;
+            /** @description Whether the phone number was confirmed with a code. */
+            phoneVerified: boolean;
+            /** @example GH */
+            country: string;
+            city: string | null;
+            region: string | null;
+            digitalAddress: string | null;
+            address: string | null;
+            industry: string | null;
+            notes: string | null;
+            groups: string[];
+            profileImage: string | null;
+            taxpayerIdentificationNumber: string | null;
+            isActive: boolean;
+            firstName: string | null;
+            lastName: string | null;
+            otherNames: string | null;
+            title: string | null;
+            /** @enum {string|null} */
+            gender: "MALE" | "FEMALE" | "OTHER" | null;
+            /** Format: date */
+            dateOfBirth: string | null;
+            /**
+             * @description Whole years from dateOfBirth (individuals) or dateOfIncorporation (companies).
+             * @example 36
+             */
+            age: number | null;
+            identificationCard: components["schemas"]["IdentificationCard"] | null;
+            companyName: string | null;
+            /** Format: date */
+            dateOfIncorporation: string | null;
+            contactPersons: components["schemas"]["ContactPerson"][];
+            /**
+             * @description First, other and last names for individuals; the company name for companies.
+             * @example Kofi Atta Mensah
+             */
+            fullName: string;
+            /**
+             * Format: uuid
+             * @description The staff member who created the account; null when the client signed up.
+             */
+            createdBy: string | null;
+            /**
+             * Format: uuid
+             * @description The staff member credited with the client; null when the client signed up.
+             */
+            originatingStaff: string | null;
+        };
+        /** @description A bearer access token for the client's calls. */
+        AccessToken: {
+            /**
+             * @description Send as `Authorization: Bearer <accessToken>` together with the `Api-Key`.
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzZjZmMmIxZSJ9.c2lnbmF0dXJl
+             */
+            accessToken: string;
+            /** @constant */
+            tokenType: "Bearer";
+            /**
+             * Format: date-time
+             * @description When the token stops working.
+             */
+            expiresAt: string;
+        };
+        /** @description The client's account with a fresh access token. */
+        AuthenticatedClient: components["schemas"]["ClientAccount"] & components["schemas"]["AccessToken"];
+        AuthenticatedClientResponse: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["AuthenticatedClient"];
+        };
+        /** PasswordLogin */
+        PasswordLogin: {
+            /**
+             * @description The client's email (any case) or phone number.
+             * @example kofi.mensah@example.com
+             */
+            username: string;
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+        };
+        /** FirebaseLogin */
+        FirebaseLogin: {
+            /**
+             * @description A Firebase ID token from the tenant's Firebase project. It signs in the client already linked
+             *     to that Firebase user, or else the client with the token's verified email or its phone number
+             *     (the link is then kept).
+             */
+            firebaseToken: string;
+        };
+        /** @description A username (email or phone number) with the password, or a Firebase ID token. */
+        LoginRequest: components["schemas"]["PasswordLogin"] | components["schemas"]["FirebaseLogin"];
+        /** @description The answer of a call whose result is only a confirmation. */
+        MessageResponse: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            /** @example Logged out */
+            message: string;
+        };
+        PasswordChange: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            oldPassword: string;
+            /**
+             * Format: password
+             * @description Must differ from oldPassword.
+             * @example n3w-Secret
+             */
+            newPassword: string;
+        };
+        AccessTokenResponse: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            /** @example Password changed */
+            message: string;
+            data: components["schemas"]["AccessToken"];
+        };
+        PasswordResetRequest: {
+            /**
+             * @description The client's email or phone number.
+             * @example kofi.mensah@example.com
+             */
+            username: string;
+        };
+        PasswordReset: {
+            /** @example kofi.mensah@example.com */
+            username: string;
+            /**
+             * @description The code that was sent.
+             * @example 482913
+             */
+            resetCode: string;
+            /**
+             * Format: password
+             * @example n3w-Secret
+             */
+            password: string;
+            /**
+             * Format: password
+             * @description Must equal password.
+             * @example n3w-Secret
+             */
+            passwordConfirm: string;
+        };
+        /**
+         * @description The company types that underwrite risk (brokers and agents only sell it).
+         * @example MICRO_INSURER
+         * @enum {string}
+         */
+        InsurerType: "INSURER" | "MICRO_INSURER";
+        /**
+         * @description The line of business a company is licensed for.
+         * @example NON_LIFE
+         * @enum {string}
+         */
+        CompanyKind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
+        /** @description An insurer or micro-insurer that underwrites the policies sold through the platform. */
+        Insurer: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email: string;
+            /** @example goldcoast */
+            subdomain: string;
+            /** @example 5 Liberation Road, Accra */
+            address: string | null;
+            kind: components["schemas"]["CompanyKind"];
+            type: components["schemas"]["InsurerType"];
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country the insurer is based in.
+             * @example GH
+             */
+            country: string | null;
+            /**
+             * Format: uri
+             * @description URL of the insurer's logo, or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+        };
+        /** @description Every insurer matching the filters, ordered by name (not paged). */
+        InsurerList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Insurer"][];
+        };
+        /** @description A first-level subdivision of a country (region, state or province). */
+        StateProvince: {
+            /** @example Ashanti */
+            name: string;
+            /**
+             * @description The subdivision part of its ISO 3166-2 code (`AH` for `GH-AH`).
+             * @example AH
+             */
+            code: string;
+        };
+        /** @description A country, with its dialling code and currency. */
+        Country: {
+            /** @example Ghana */
+            name: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example GH
+             */
+            countryCode: string;
+            /**
+             * @description International dialling code, with the leading `+`.
+             * @example +233
+             */
+            phone: string;
+            /**
+             * @description ISO 4217 code of the country's currency.
+             * @example GHS
+             */
+            currency: string | null;
+            /**
+             * @description The flag as an emoji.
+             * @example 🇬🇭
+             */
+            flag: string | null;
+            /** @description Present only when asked for with `include=stateProvinces`; ordered by name. */
+            stateProvinces?: components["schemas"]["StateProvince"][];
+        };
+        /** @description Every country matching the filters, ordered by name (not paged). */
+        CountryList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Country"][];
+        };
+        /**
+         * @description Whether a currency can be used for new business.
+         * @default ACTIVE
+         * @example ACTIVE
+         * @enum {string}
+         */
+        CurrencyStatus: "ACTIVE" | "INACTIVE";
+        /** @description A currency policies, invoices and transactions can be priced in. */
+        Currency: {
+            /**
+             * Format: uuid
+             * @example 3f9a1c2e-8b7d-4e6f-a5c4-1b2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description True for the one currency used when a call names none (GHS).
+             * @default false
+             * @example true
+             */
+            isDefault: boolean;
+            status: components["schemas"]["CurrencyStatus"];
+            /**
+             * @description The flag of the issuing country, as an emoji.
+             * @example 🇬🇭
+             */
+            flag: string | null;
+            /**
+             * @description Name of the issuing country.
+             * @example Ghana
+             */
+            country: string | null;
+            /** @example Ghanaian Cedi */
+            name: string;
+            /**
+             * @description ISO 4217 code.
+             * @example GHS
+             */
+            code: string;
+            /** @example GH₵ */
+            symbol: string;
+            /**
+             * @description BCP 47 locale to format amounts in.
+             * @example en-GH
+             */
+            locale: string;
+        };
+        /** @description Every currency matching the filters, the default one first, then by code (not paged). */
+        CurrencyList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Currency"][];
+        };
+        /**
+         * @description What a company does in distribution.
+         * @example INSURER
+         * @enum {string}
+         */
+        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
+        /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
+        Company: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email: string;
+            type: components["schemas"]["CompanyType"];
+            kind: components["schemas"]["CompanyKind"];
+            /** @example GCGI */
+            shortName: string;
+            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
+            description: string | null;
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor: string | null;
+            /** @example goldcoast */
+            subdomain: string;
+            /**
+             * Format: uri
+             * @description URL of the company's logo, or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country the company is based in.
+             * @example GH
+             */
+            country: string | null;
+        };
+        /** @description Where this page sits in the whole list. */
+        Paginator: {
+            /**
+             * @description Rows matching the filters, over all pages.
+             * @example 120
+             */
+            itemsCount: number;
+            /**
+             * @description Rows skipped before this page.
+             * @example 100
+             */
+            offset: number;
+            /**
+             * @description Page size asked for.
+             * @example 100
+             */
+            limit: number;
+            /**
+             * @description Number of pages.
+             * @example 2
+             */
+            pageCount: number;
+            /**
+             * @description This page's number, from 1.
+             * @example 2
+             */
+            page: number;
+            /**
+             * @description The position of this page's first row in the whole list, from 1.
+             * @example 101
+             */
+            pagingCounter: number;
+            /** @example true */
+            hasPrevPage: boolean;
+            /** @example false */
+            hasNextPage: boolean;
+            /** @example 1 */
+            prevPage: number | null;
+            /** @example null */
+            nextPage: number | null;
+        };
+        /** @description One page of the company directory, ordered by name. */
+        CompanyPage: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Company"][];
+            paginator: components["schemas"]["Paginator"];
+        };
+        /** @description A vehicle make and the models of it that can be insured. */
+        Vehicle: {
+            /**
+             * Format: uuid
+             * @example 5b1e9d4c-2a3f-4c8e-b7d6-9e0f1a2b3c4d
+             */
+            id: string;
+            /** @example Toyota */
+            name: string;
+            /**
+             * @example [
+             *       "Corolla",
+             *       "Camry",
+             *       "Yaris",
+             *       "Vitz",
+             *       "RAV4",
+             *       "Hilux"
+             *     ]
+             */
+            models: string[];
+        };
+        /** @description Every vehicle make matching the filter, ordered by name (not paged). */
+        VehicleList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Vehicle"][];
+        };
+        /** @description A vehicle body type; a motor asset's `bodyType` is one of these codes. */
+        VehicleBodyType: {
+            /**
+             * Format: uuid
+             * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @example SALOON */
+            code: string;
+            /** @example Saloon */
+            name: string;
+            /** @example Four-door passenger car with a separate boot */
+            description: string | null;
+        };
+        /** @description Every vehicle body type, ordered by name (not paged). */
+        VehicleBodyTypeList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["VehicleBodyType"][];
+        };
+        /**
+         * @description How a vehicle is used; it decides the rating table and the allowed no-claim discount rates.
+         * @example PRIVATE
+         * @enum {string}
+         */
+        VehicleUsage: "PRIVATE" | "COMMERCIAL" | "MOTOR_CYCLE";
+        /** @description A motor schedule (risk) type; a motor asset's `riskType` is one of these codes. */
+        VehicleScheduleType: {
+            /**
+             * Format: uuid
+             * @example 2e4f6a8b-0c1d-4e2f-8a3b-5c6d7e8f9a0b
+             */
+            id: string;
+            /** @example PRIVATE_INDIVIDUAL */
+            code: string;
+            /** @example Private (individual) */
+            name: string;
+            /** @example Private car used for social, domestic and pleasure purposes by an individual */
+            description: string | null;
+            usage: components["schemas"]["VehicleUsage"];
+        };
+        /** @description Every vehicle schedule type, ordered by name (not paged). */
+        VehicleScheduleTypeList: {
+            /** @example 200 */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            data: components["schemas"]["VehicleScheduleType"][];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -97,8 +1160,122 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request is malformed or a field breaks a rule; `message` names the field. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Api-Key` is missing or unknown, or (for client calls) the bearer token is missing, invalid, expired or revoked. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than the API accepts. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body's Content-Type is not one this operation takes (send `application/json`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many attempts; wait for the seconds in `Retry-After`. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description One page of the company directory. */
+        Companies: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CompanyPage"];
+            };
+        };
+        /** @description Vehicle makes with their models. */
+        Vehicles: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleList"];
+            };
+        };
+        /** @description Vehicle body types. */
+        VehicleBodyTypes: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleBodyTypeList"];
+            };
+        };
+        /** @description Vehicle schedule (risk) types with the usage each belongs to. */
+        VehicleScheduleTypes: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleScheduleTypeList"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Rows per page, from 1 to 500.
+         * @example 50
+         */
+        Limit: number;
+        /**
+         * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+         * @example 1
+         */
+        Page: number;
+        /**
+         * @description Only companies whose name contains this text, ignoring case.
+         * @example Gold Coast
+         */
+        CompanyNameQuery: string;
+        /**
+         * @description Only companies of this type.
+         * @example INSURER
+         */
+        CompanyTypeQuery: components["schemas"]["CompanyType"];
+        /**
+         * @description Only the company with exactly this email address, ignoring case.
+         * @example info@goldcoast-general.example
+         */
+        CompanyEmailQuery: string;
+        /**
+         * @description Only makes whose name contains this text, ignoring case.
+         * @example toyota
+         */
+        VehicleNameQuery: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -158,4 +1335,508 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description The account was created; the answer carries an access token for it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticatedClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The email or phone number already belongs to an account of this tenant. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticatedClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The Api-Key is missing or unknown, the username or password is wrong, or the Firebase token is invalid or matches no account. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; use the new token from now on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenResponse"];
+                };
+            };
+            /** @description A field breaks a rule, `oldPassword` is wrong, or the new password equals the old one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted. If an account matches, a code is on its way. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; log in with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description A field breaks a rule, the passwords differ, or the code is wrong, used or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInsurers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only insurers of this type.
+                 * @example MICRO_INSURER
+                 */
+                type?: components["schemas"]["InsurerType"];
+                /**
+                 * @description Only insurers whose name contains this text, ignoring case.
+                 * @example volta
+                 */
+                name?: string;
+                /**
+                 * @description Only the insurer with exactly this email address, ignoring case.
+                 * @example care@volta-life.example
+                 */
+                email?: string;
+                /**
+                 * @description Only insurers based in this country (ISO 3166-1 alpha-2 code, upper case).
+                 * @example GH
+                 */
+                country?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insurers matching the filters, ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsurerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCountries: {
+        parameters: {
+            query: {
+                /**
+                 * @description Whether each country carries its `stateProvinces`.
+                 * @example stateProvinces
+                 */
+                include: "none" | "stateProvinces";
+                /**
+                 * @description Only countries whose name contains this text, ignoring case.
+                 * @example ghana
+                 */
+                name?: string;
+                /**
+                 * @description Only the country with this ISO 3166-1 alpha-2 code (upper case).
+                 * @example GH
+                 */
+                countryCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The countries matching the filters, ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCurrencies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only currencies with this status.
+                 * @example ACTIVE
+                 */
+                status?: components["schemas"]["CurrencyStatus"];
+                /**
+                 * @description Only the currency with this ISO 4217 code (upper case).
+                 * @example USD
+                 */
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The currencies matching the filters, the default one first, then by code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only companies whose name contains this text, ignoring case.
+                 * @example Gold Coast
+                 */
+                name?: components["parameters"]["CompanyNameQuery"];
+                /**
+                 * @description Only companies of this type.
+                 * @example INSURER
+                 */
+                type?: components["parameters"]["CompanyTypeQuery"];
+                /**
+                 * @description Only the company with exactly this email address, ignoring case.
+                 * @example info@goldcoast-general.example
+                 */
+                email?: components["parameters"]["CompanyEmailQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Companies"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompaniesLegacy: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only companies whose name contains this text, ignoring case.
+                 * @example Gold Coast
+                 */
+                name?: components["parameters"]["CompanyNameQuery"];
+                /**
+                 * @description Only companies of this type.
+                 * @example INSURER
+                 */
+                type?: components["parameters"]["CompanyTypeQuery"];
+                /**
+                 * @description Only the company with exactly this email address, ignoring case.
+                 * @example info@goldcoast-general.example
+                 */
+                email?: components["parameters"]["CompanyEmailQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Companies"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehicles: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only makes whose name contains this text, ignoring case.
+                 * @example toyota
+                 */
+                name?: components["parameters"]["VehicleNameQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Vehicles"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehicleBodyTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VehicleBodyTypes"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehicleScheduleTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VehicleScheduleTypes"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehiclesLegacy: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only makes whose name contains this text, ignoring case.
+                 * @example toyota
+                 */
+                name?: components["parameters"]["VehicleNameQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Vehicles"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehicleBodyTypesLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VehicleBodyTypes"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listVehicleScheduleTypesLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["VehicleScheduleTypes"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -32,3 +32,21 @@ export type Handler<K extends OperationId> = (ctx: HandlerContext, req: HandlerR
 
 /** The map every operation must appear in (checked by `tsc`). */
 export type HandlerMap = { [K in OperationId]: Handler<K> };
+
+// tsc compares Handler<A> with Handler<B> by operationId alone, so an alias needs a cast; these
+// member-wise checks keep the cast honest: both operations take and answer exactly the same.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Interchangeable<A extends OperationId, B extends OperationId> = [
+  Same<HandlerRequest<A>['params'], HandlerRequest<B>['params']>,
+  Same<HandlerRequest<A>['query'], HandlerRequest<B>['query']>,
+  Same<HandlerRequest<A>['body'], HandlerRequest<B>['body']>,
+  Same<HandlerResult<A>, HandlerResult<B>>,
+] extends [true, true, true, true] ? true : false;
+
+/** The canonical handler, unchanged, serving a deprecated alias operation with the same contract. */
+export function aliasOf<Alias extends OperationId>() {
+  return <Canonical extends OperationId>(
+    handler: Handler<Canonical>,
+    ...contractCheck: Interchangeable<Alias, Canonical> extends true ? [] : [contractsDiffer: never]
+  ) => handler as unknown as Handler<Alias>;
+}

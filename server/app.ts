@@ -39,7 +39,7 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
   const fastifyError = error as FastifyError;
   if (fastifyError.validation?.length) {
     const context = fastifyError.validationContext === 'querystring' ? 'query' : fastifyError.validationContext ?? 'request';
-    return sendError(reply, 400, validationMessage(context, fastifyError.validation[0] as any), 'VALIDATION_ERROR');
+    return sendError(reply, 400, validationMessage(context, fastifyError.validation as any), 'VALIDATION_ERROR');
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
@@ -72,6 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: process.env.TRUST_PROXY === 'true',
   });
   app.setValidatorCompiler(compileValidator);
+  // Bodies are JSON (or multipart where the contract says so): anything else is a 415, not a string.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'ROUTE_NOT_FOUND'));
 

@@ -42,8 +42,12 @@ interface AjvError {
   parentSchema?: Record<string, any>;
 }
 
-/** Turns ajv's first error into one sentence that names the field (`body.assets[0].seats ...`). */
-export function validationMessage(context: string, error: AjvError): string {
+/**
+ * Turns ajv's errors into one sentence that names the field (`body.assets[0].seats ...`): the
+ * first error, unless a failed `oneOf`/`anyOf` says in `x-error-message` what it wants instead.
+ */
+export function validationMessage(context: string, errors: AjvError[]): string {
+  const error = errors.find((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.parentSchema?.['x-error-message']) ?? errors[0];
   const where = [context, ...error.instancePath.split('/').slice(1)]
     .map((part, i) => (i > 0 && /^\d+$/.test(part) ? `[${part}]` : i > 0 ? `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}` : part))
     .join('');
@@ -53,6 +57,8 @@ export function validationMessage(context: string, error: AjvError): string {
       return `${where}.${error.params.missingProperty} is required`;
     case 'additionalProperties':
       return `${where} has an unknown property '${error.params.additionalProperty}'`;
+    case 'unevaluatedProperties':
+      return `${where} has an unknown property '${error.params.unevaluatedProperty}'`;
     case 'anyOf':
     case 'oneOf':
       return custom ? `${where}: ${custom}` : `${where} ${error.message}`;

@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 /**

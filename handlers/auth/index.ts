@@ -1,1 +1,8 @@
-export const authHandlers = {};
+import { changePassword } from './changePassword.js';
+import { login } from './login.js';
+import { logout } from './logout.js';
+import { requestPasswordReset } from './requestPasswordReset.js';
+import { resetPassword } from './resetPassword.js';
+import { signUp } from './signUp.js';
+
+export const authHandlers = { signUp, login, logout, changePassword, requestPasswordReset, resetPassword };

@@ -1,0 +1,43 @@
+import { sql } from 'kysely';
+import { hashPassword } from '../../server/auth/passwords.js';
+import { RESET_CODE_MAX_ATTEMPTS, resetCodeMatches } from '../../server/auth/reset-codes.js';
+import { badRequest } from '../../server/errors.js';
+import { consume, LIMITS } from '../../server/rate-limit.js';
+import { findClientByUsername } from '../account/client-account.js';
+import type { Handler } from '../types.js';
+
+const invalidCode = () => badRequest('The reset code is invalid or has expired', 'INVALID_RESET_CODE');
+
+/** Sets a new password with a reset code; each wrong code uses up one of its tries. */
+export const resetPassword: Handler<'resetPassword'> = async (ctx, req) => {
+  const now = ctx.clock.now();
+  const { username, resetCode, password, passwordConfirm } = req.body;
+  await consume(ctx.db, `reset:address:${ctx.tenant.id}:${req.ip}`, LIMITS.resetPerAddress, now);
+  if (password !== passwordConfirm) throw badRequest('body.passwordConfirm must equal body.password');
+
+  const client = await findClientByUsername(ctx.scope, username);
+  if (!client) throw invalidCode();
+  // Take a try before comparing, in one statement, so parallel guesses cannot exceed the limit.
+  const attempt = await ctx.scope.updateTable('password_reset_codes')
+    .set({ attempts: sql`attempts + 1` })
+    .where('id', '=', (eb) => eb.selectFrom('password_reset_codes as latest').select('latest.id')
+      .where('latest.client_id', '=', client.id).where('latest.tenant_id', '=', ctx.tenant.id)
+      .orderBy('latest.created_at', 'desc').limit(1))
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('attempts', '<', RESET_CODE_MAX_ATTEMPTS)
+    .returning(['id', 'code_hash'])
+    .executeTakeFirst();
+  if (!attempt || !resetCodeMatches(ctx.config.jwtSecret, client.id, resetCode, attempt.code_hash)) throw invalidCode();
+
+  const passwordHash = await hashPassword(password);
+  await ctx.scope.transaction(async (scope) => {
+    const spent = await scope.updateTable('password_reset_codes').set({ consumed_at: now })
+      .where('id', '=', attempt.id).where('consumed_at', 'is', null).executeTakeFirst();
+    if (spent.numUpdatedRows === 0n) throw invalidCode(); // a parallel reset used it first
+    await scope.updateTable('clients')
+      .set({ password_hash: passwordHash, session_version: sql`session_version + 1`, updated_at: now })
+      .where('id', '=', client.id).execute();
+  });
+  return { message: 'Password reset; log in with the new password' };
+};

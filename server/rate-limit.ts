@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Db } from './db/database.js';
+import { tooManyRequests } from './errors.js';
+
+export interface Limit {
+  /** Hits allowed in one window. */
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts a hit on a bucket in the database (so every instance shares the count) and throws 429
+ * with Retry-After once the window's allowance is used up. A window opens on the first hit.
+ */
+export async function consume(db: Db, bucket: string, limit: Limit, now: Date): Promise<void> {
+  const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
+  const { rows } = await sql<{ hits: number; window_started_at: Date }>`
+    insert into rate_limit_buckets (bucket, window_started_at, hits) values (${bucket}, ${now}, 1)
+    on conflict (bucket) do update set
+      hits = case when rate_limit_buckets.window_started_at <= ${windowStart} then 1 else rate_limit_buckets.hits + 1 end,
+      window_started_at = case when rate_limit_buckets.window_started_at <= ${windowStart} then ${now} else rate_limit_buckets.window_started_at end
+    returning hits, window_started_at`.execute(db);
+  const { hits, window_started_at: started } = rows[0];
+  if (hits > limit.max) {
+    const retryAfter = Math.max(1, Math.ceil((new Date(started).getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000));
+    throw tooManyRequests(retryAfter);
+  }
+}
+
+/** Forgets a bucket's hits (after a successful login, failures before it no longer count). */
+export async function clear(db: Db, bucket: string): Promise<void> {
+  await db.deleteFrom('rate_limit_buckets').where('bucket', '=', bucket).execute();
+}
+
+export const LIMITS = {
+  loginPerAccount: { max: 10, windowSeconds: 15 * 60 },
+  loginPerAddress: { max: 50, windowSeconds: 15 * 60 },
+  resetRequestPerAccount: { max: 3, windowSeconds: 60 * 60 },
+  resetRequestPerAddress: { max: 20, windowSeconds: 60 * 60 },
+  resetPerAddress: { max: 30, windowSeconds: 60 * 60 },
+  passwordChangePerAccount: { max: 10, windowSeconds: 15 * 60 },
+} satisfies Record<string, Limit>;

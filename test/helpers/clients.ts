@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { Harness } from './harness.js';
+
+let counter = 0;
+
+/** A unique, valid individual signup body. */
+export function individualBody(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  const tag = `${Date.now().toString(36)}${counter}${randomBytes(2).toString('hex')}`;
+  return {
+    type: 'INDIVIDUAL',
+    firstName: 'Kofi',
+    lastName: 'Mensah',
+    otherNames: 'Atta',
+    email: `kofi.${tag}@example.com`,
+    phoneNumber: `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+    password: 's3cure-Pass',
+    country: 'GH',
+    groups: [],
+    ...overrides,
+  };
+}
+
+/** A unique, valid corporate signup body. */
+export function corporateBody(overrides: Record<string, unknown> = {}) {
+  const base = individualBody();
+  return {
+    type: 'CORPORATE',
+    companyName: 'Asante Logistics Ltd',
+    email: base.email.replace('kofi', 'accounts'),
+    phoneNumber: base.phoneNumber,
+    password: 'c0rp-Secret',
+    country: 'GH',
+    groups: [],
+    contactPersons: [{ name: 'Ama Owusu', position: 'Finance Manager', phoneNumber: '+233209876543', email: 'ama@example.com' }],
+    ...overrides,
+  };
+}
+
+/** Signs a client up and answers its account and token. */
+export async function signUp(h: Harness, body: Record<string, unknown> = individualBody(), apiKey?: string) {
+  const res = await h.call({ method: 'POST', url: '/api/v1/auth/signup', payload: body, apiKey });
+  if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
+  const data = res.json().data;
+  return { account: data, token: data.accessToken as string, body };
+}
+
+/** The newest outbox message to a recipient. */
+export async function lastMessageTo(h: Harness, recipient: string) {
+  return h.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient)
+    .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
