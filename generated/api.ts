@@ -623,6 +623,18 @@ export interface components {
         });
         /** @description An individual or a corporate client, chosen by `type`. */
         SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
+        /** @description The envelope of every successful answer that carries data. `data` is the resource, or the list of resources. */
+        ApiResponse: {
+            /**
+             * @description The HTTP status, repeated.
+             * @example 200
+             */
+            statusCode: number;
+            /** @constant */
+            success: true;
+            /** @description The resource, or the list of resources; each operation says which. */
+            data: unknown;
+        };
         /**
          * @description A client's account as the client sees it. Every property is always present; what does not apply
          *     to the client's type (or was never given) is `null`. The password is never returned.
@@ -710,12 +722,9 @@ export interface components {
         };
         /** @description The client's account with a fresh access token. */
         AuthenticatedClient: components["schemas"]["ClientAccount"] & components["schemas"]["AccessToken"];
-        AuthenticatedClientResponse: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["AuthenticatedClient"];
+        /** @description The client's account with a fresh access token. */
+        AuthenticatedClientResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["AuthenticatedClient"];
         };
         /** PasswordLogin */
         PasswordLogin: {
@@ -763,14 +772,11 @@ export interface components {
              */
             newPassword: string;
         };
-        AccessTokenResponse: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
+        /** @description A confirmation with a new access token. */
+        AccessTokenResponse: components["schemas"]["ApiResponse"] & {
             /** @example Password changed */
             message: string;
-            data: components["schemas"]["AccessToken"];
+            data?: components["schemas"]["AccessToken"];
         };
         PasswordResetRequest: {
             /**
@@ -849,12 +855,8 @@ export interface components {
             logo: string | null;
         };
         /** @description Every insurer matching the filters, ordered by name (not paged). */
-        InsurerList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Insurer"][];
+        InsurerList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Insurer"][];
         };
         /** @description A first-level subdivision of a country (region, state or province). */
         StateProvince: {
@@ -894,12 +896,8 @@ export interface components {
             stateProvinces?: components["schemas"]["StateProvince"][];
         };
         /** @description Every country matching the filters, ordered by name (not paged). */
-        CountryList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Country"][];
+        CountryList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Country"][];
         };
         /**
          * @description Whether a currency can be used for new business.
@@ -958,12 +956,8 @@ export interface components {
             locale: string;
         };
         /** @description Every currency matching the filters, the default one first, then by code (not paged). */
-        CurrencyList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Currency"][];
+        CurrencyList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Currency"][];
         };
         /**
          * @description What a company does in distribution.
@@ -971,45 +965,6 @@ export interface components {
          * @enum {string}
          */
         CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
-        /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
-        Company: {
-            /**
-             * Format: uuid
-             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
-             */
-            id: string;
-            /** @example Gold Coast General Insurance */
-            name: string;
-            /**
-             * Format: email
-             * @example info@goldcoast-general.example
-             */
-            email: string;
-            type: components["schemas"]["CompanyType"];
-            kind: components["schemas"]["CompanyKind"];
-            /** @example GCGI */
-            shortName: string;
-            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
-            description: string | null;
-            /**
-             * @description Brand colour as a CSS hex colour.
-             * @example #C9A227
-             */
-            primaryColor: string | null;
-            /** @example goldcoast */
-            subdomain: string;
-            /**
-             * Format: uri
-             * @description URL of the company's logo, or null when none was uploaded.
-             * @example null
-             */
-            logo: string | null;
-            /**
-             * @description ISO 3166-1 alpha-2 code of the country the company is based in.
-             * @example GH
-             */
-            country: string | null;
-        };
         /** @description Where this page sits in the whole list. */
         Paginator: {
             /**
@@ -1051,14 +1006,53 @@ export interface components {
             /** @example null */
             nextPage: number | null;
         };
-        /** @description One page of the company directory, ordered by name. */
-        CompanyPage: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Company"][];
+        /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
+        Pagination: components["schemas"]["ApiResponse"] & {
+            data?: unknown[];
             paginator: components["schemas"]["Paginator"];
+        };
+        /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
+        Company: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email: string;
+            type: components["schemas"]["CompanyType"];
+            kind: components["schemas"]["CompanyKind"];
+            /** @example GCGI */
+            shortName: string;
+            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
+            description: string | null;
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor: string | null;
+            /** @example goldcoast */
+            subdomain: string;
+            /**
+             * Format: uri
+             * @description URL of the company's logo, or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country the company is based in.
+             * @example GH
+             */
+            country: string | null;
+        };
+        /** @description One page of the company directory, ordered by name. */
+        CompanyPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Company"][];
         };
         /** @description A vehicle make and the models of it that can be insured. */
         Vehicle: {
@@ -1082,12 +1076,8 @@ export interface components {
             models: string[];
         };
         /** @description Every vehicle make matching the filter, ordered by name (not paged). */
-        VehicleList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Vehicle"][];
+        VehicleList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Vehicle"][];
         };
         /** @description A vehicle body type; a motor asset's `bodyType` is one of these codes. */
         VehicleBodyType: {
@@ -1104,12 +1094,8 @@ export interface components {
             description: string | null;
         };
         /** @description Every vehicle body type, ordered by name (not paged). */
-        VehicleBodyTypeList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["VehicleBodyType"][];
+        VehicleBodyTypeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["VehicleBodyType"][];
         };
         /**
          * @description How a vehicle is used; it decides the rating table and the allowed no-claim discount rates.
@@ -1133,12 +1119,8 @@ export interface components {
             usage: components["schemas"]["VehicleUsage"];
         };
         /** @description Every vehicle schedule type, ordered by name (not paged). */
-        VehicleScheduleTypeList: {
-            /** @example 200 */
-            statusCode: number;
-            /** @constant */
-            success: true;
-            data: components["schemas"]["VehicleScheduleType"][];
+        VehicleScheduleTypeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["VehicleScheduleType"][];
         };
     };
     responses: {

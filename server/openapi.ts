@@ -30,6 +30,14 @@ export interface OperationMeta {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
+/** Whether a schema (or one it is composed of) declares `property`. */
+function declares(doc: any, schema: any, property: string): boolean {
+  const resolved = resolveRef(doc, schema);
+  if (!resolved || typeof resolved !== 'object') return false;
+  if (resolved.properties && property in resolved.properties) return true;
+  return (resolved.allOf ?? []).some((part: any) => declares(doc, part, property));
+}
+
 function resolveRef(doc: any, node: any): any {
   let current = node;
   while (current?.$ref) {
@@ -48,14 +56,14 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
       const successCode = Object.keys(op.responses).find((code) => /^2\d\d$/.test(code));
       if (!successCode) throw new Error(`${op.operationId} declares no 2xx response`);
       const success = resolveRef(doc, op.responses[successCode]);
-      const schema = resolveRef(doc, success?.content?.['application/json']?.schema);
+      const schema = success?.content?.['application/json']?.schema;
       const requestBody = resolveRef(doc, op.requestBody);
       index.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path: route,
         successStatus: Number(successCode),
-        envelope: Boolean(schema?.properties?.success),
+        envelope: declares(doc, schema, 'success'),
         security: op.security ?? doc.security ?? [],
         multipart: Boolean(requestBody?.content?.['multipart/form-data']),
       });
