@@ -17,6 +17,13 @@ import { securityHook } from './security.js';
 import { TenantScope } from './tenancy.js';
 import { compileValidator } from './validation.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app serves (method and URL), in registration order. */
+    routeTable: { method: string; url: string }[];
+  }
+}
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -71,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: process.env.TRUST_PROXY === 'true',
   });
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
+  });
   app.setValidatorCompiler(compileValidator);
   // Bodies are JSON (or multipart where the contract says so): anything else is a 415, not a string.
   app.removeContentTypeParser('text/plain');
@@ -109,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const handler = (handlers as Record<string, (ctx: HandlerContext, req: any) => Promise<any>>)[meta.operationId];
     if (!handler) throw new Error(`no handler for ${meta.operationId}`);
     return {
+      config: { operationId: meta.operationId },
       onRequest: securityHook(services, meta.security),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
@@ -7,6 +9,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/db/seed.js';
+import { operationFor, watchResponseDrift } from './contract.js';
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
@@ -36,7 +39,10 @@ export interface Harness {
  * A fresh API over its own database: in-memory PGlite, or a new schema on the PostgreSQL server
  * when DATABASE_URL is set, so suites never see each other's rows.
  */
-export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+export async function createHarness(
+  overrides: Partial<Config> = {},
+  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<Harness> {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (url && schema) {
@@ -63,18 +69,36 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   };
   const clock = new TestClock();
   const app = await buildApp({ config, db: handle.db, clock });
+  // Hooks a test plants run first, as if the handler itself had answered that.
+  options.beforeReady?.(app);
+  const drifts = watchResponseDrift(app);
   await app.ready();
+  const called = new Set<string>();
 
   return {
     app, db: handle.db, config, clock, driver: handle.driver, tenantId, apiKey, otherTenantId, otherApiKey,
-    call({ apiKey: key, token, headers, ...options }) {
+    async call({ apiKey: key, token, headers, ...options }) {
       const sent: Record<string, string> = { ...(headers as Record<string, string>) };
       const chosen = key === undefined ? apiKey : key;
       if (chosen !== null) sent['api-key'] = chosen;
       if (token) sent.authorization = `Bearer ${token}`;
-      return app.inject({ ...options, headers: sent });
+      const before = drifts.length;
+      const response = await app.inject({ ...options, headers: sent });
+      if (drifts.length > before) {
+        const drift = drifts[drifts.length - 1];
+        throw new Error(`${drift.operationId} answered something its contract does not say:\n${drift.detail}`);
+      }
+      const operation = operationFor(String(options.method ?? 'GET'), String(options.url ?? ''));
+      if (operation) called.add(operation.operationId);
+      return response;
     },
     async close() {
+      // Which operations hand-written tests called: CI checks every operation has one.
+      const dir = process.env.OPERATION_COVERAGE_DIR;
+      if (dir && called.size > 0) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.json`), JSON.stringify([...called]));
+      }
       await app.close();
       await handle.close();
       if (url && schema) {

@@ -1,0 +1,51 @@
+import { deepStrictEqual } from 'node:assert';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operationIndex, type OperationMeta } from '../../server/openapi.js';
+
+/** Contract checks every test gets through the harness. */
+
+const operations = [...operationIndex().values()].map((meta) => ({
+  meta,
+  pattern: new RegExp(`^/api/v1${meta.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
+/** The operation a request goes to, by method and URL, as the contract declares it. */
+export function operationFor(method: string, url: string): OperationMeta | undefined {
+  const path = url.split('?')[0];
+  return operations.find((o) => o.meta.method === method.toUpperCase() && o.pattern.test(path))?.meta;
+}
+
+export interface Drift {
+  requestId: string;
+  operationId: string;
+  detail: string;
+}
+
+const handlerOutput = Symbol('handlerOutput');
+
+/**
+ * Watches for answers the serializer had to change: fields the contract does not declare are
+ * dropped by it, and values of the wrong type are coerced (a number sent as a string). Either
+ * means the handler broke the contract even if the client never sees it; each is recorded.
+ */
+export function watchResponseDrift(app: FastifyInstance): Drift[] {
+  const drifts: Drift[] = [];
+  app.addHook('preSerialization', async (request: FastifyRequest & { [handlerOutput]?: unknown }, _reply, payload) => {
+    request[handlerOutput] = JSON.parse(JSON.stringify(payload));
+    return payload;
+  });
+  app.addHook('onSend', async (request: FastifyRequest & { [handlerOutput]?: unknown }, _reply, payload) => {
+    if (request[handlerOutput] === undefined || typeof payload !== 'string') return payload;
+    try {
+      deepStrictEqual(JSON.parse(payload), request[handlerOutput]);
+    } catch (error) {
+      drifts.push({
+        requestId: request.id,
+        operationId: (request.routeOptions.config as { operationId?: string }).operationId ?? request.url,
+        detail: (error as Error).message,
+      });
+    }
+    return payload;
+  });
+  return drifts;
+}
