@@ -520,7 +520,7 @@ export interface components {
             industry?: string;
             notes?: string;
             /**
-             * @description Ids of the client groups the client belongs to (may be empty).
+             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
              * @example []
              */
             groups: string[];
@@ -1233,7 +1233,7 @@ export interface components {
          */
         Limit: number;
         /**
-         * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+         * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
          * @example 1
          */
         Page: number;
@@ -1647,7 +1647,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -1688,7 +1688,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];

@@ -32,33 +32,8 @@ const withRequiredBody = ctx.ops.filter((op) => op.requestBody?.required && op.r
  * bug; the `it.failing` cases at the end reproduce them and turn red once a bug is fixed, to say
  * its entry here can go. (`npm run fuzz` reports them all: it has no allow-list.)
  */
-const KNOWN_FAILURES: KnownFailure[] = [
-  {
-    // BUG-1: a POST/PATCH whose contract requires a JSON body, sent with no body at all (and no
-    // Content-Type), is not rejected by validation: the handler reads a field of an undefined
-    // body and throws a TypeError -> 500 INTERNAL_ERROR instead of 400 VALIDATION_ERROR.
-    operationId: /.*/, label: /^no body at all$/, problem: /server error 500/,
-    bug: 'BUG-1: a request without a body reaches the handler and answers 500',
-  },
-  {
-    // BUG-2: a string with a NUL character (JSON "\u0000", query %00) is valid for the contract,
-    // but PostgreSQL text cannot hold NUL: the query fails -> 500 (both PGlite and PostgreSQL).
-    operationId: /.*/, label: /: a NUL character \(valid\)$/, problem: /server error 500/,
-    bug: 'BUG-2: a NUL character in a string answers 500',
-  },
-  {
-    // BUG-3: `format: date` lets the year 0000 through (`0000-01-01`); PostgreSQL has no year 0
-    // -> "date/time field value out of range" -> 500.
-    operationId: /.*/, label: /: the year 0000 \(valid\)$/, problem: /server error 500/,
-    bug: 'BUG-3: a date in the year 0000 answers 500',
-  },
-  {
-    // BUG-4: `page` has a minimum but no maximum; page=1e300 is a valid integer for ajv and the
-    // offset (page-1)*limit overflows the SQL offset -> 500.
-    operationId: /.*/, label: /^query page: 1e300 \(valid\)$/, problem: /server error 500/,
-    bug: 'BUG-4: a huge page number answers 500',
-  },
-];
+// Bugs the fuzzer finds are fixed, and pinned by the regression tests at the end of this file.
+const KNOWN_FAILURES: KnownFailure[] = [];
 
 let h: Harness;
 let target: Target;
@@ -210,7 +185,7 @@ describe('follow-up checks on collections (a synthetic contract with /things/{th
   });
 });
 
-describe('known bugs (it.failing: these turn red once fixed; then drop the KNOWN_FAILURES entry)', () => {
+describe('regressions the fuzzer found (each once answered 500)', () => {
   const byId = (id: string) => ctx.ops.find((op) => op.operationId === id);
   const replay = async (op: Operation, request: { query?: Array<[string, string]>; body?: unknown; raw?: boolean }) => {
     const client = op.security === 'bearer' ? await target.newClient() : undefined;
@@ -219,25 +194,20 @@ describe('known bugs (it.failing: these turn red once fixed; then drop the KNOWN
     return sent.response.statusCode;
   };
 
-  it.failing.each(withRequiredBody.map((op) => [op.operationId, op] as [string, Operation]))(
-    'BUG-1: %s with no body at all answers a 4xx, not 500',
-    async (_id, op) => { expect(await replay(op, { raw: true })).toBeLessThan(500); },
-  );
 
-  const login = byId('login');
-  (login ? it.failing : it.skip)('BUG-2: login with a NUL character in the username answers 401, not 500', async () => {
-    expect(await replay(login!, { body: { username: 'kofi\u0000@example.com', password: 's3cure-Pass' } })).toBe(401);
+  it.each(withRequiredBody.map((op) => [op.operationId, op] as [string, Operation]))(
+    'a request to %s without the body its contract requires answers 400',
+    async (_id, op) => { expect(await replay(op, { raw: true })).toBe(400); },
+  );
+  it('a NUL character in a string answers 400 naming the field', async () => {
+    const login = byId('login')!;
+    expect(await replay(login, { body: { username: 'kofi\u0000@example.com', password: 's3cure-Pass' } })).toBe(400);
+    expect(await replay(byId('listCountries')!, { query: [['include', 'none'], ['name', '\u0000']] })).toBe(400);
   });
-  const countries = byId('listCountries');
-  (countries ? it.failing : it.skip)('BUG-2: GET /countries?include=none&name=%00 answers 200, not 500', async () => {
-    expect(await replay(countries!, { query: [['include', 'none'], ['name', '\u0000']] })).toBe(200);
+  it('a date in the year 0000 answers 400', async () => {
+    expect(await replay(byId('signUp')!, { body: individualBody({ dateOfBirth: '0000-01-01' }) })).toBe(400);
   });
-  const signUp = byId('signUp');
-  (signUp ? it.failing : it.skip)('BUG-3: signUp with dateOfBirth 0000-01-01 answers 400, not 500', async () => {
-    expect(await replay(signUp!, { body: individualBody({ dateOfBirth: '0000-01-01' }) })).toBe(400);
-  });
-  const companies = byId('listCompanies');
-  (companies ? it.failing : it.skip)('BUG-4: GET /client/companies?page=1e300 answers 200 or 400, not 500', async () => {
-    expect(await replay(companies!, { query: [['page', '1e300']] })).toBeLessThan(500);
+  it('a page past the maximum answers 400', async () => {
+    expect(await replay(byId('listCompanies')!, { query: [['page', '1e300']] })).toBe(400);
   });
 });
