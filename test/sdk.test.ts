@@ -55,7 +55,7 @@ function individual(overrides: Partial<import('../generated/sdk/index.js').Indiv
     phoneNumber: `+23324${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
     password: 's3cure-Pass',
     country: 'GH',
-    groups: new Set<string>(),
+    groups: [],
     ...overrides,
   };
 }
@@ -106,7 +106,7 @@ describeSdk('generated SDK against a running server', () => {
     const tag = unique();
     const res = await auth().signUp({ signUpRequest: {
       type: 'CORPORATE', companyName: 'Asante Logistics Ltd', email: `accounts.sdk.${tag}@example.com`, password: 'c0rp-Secret',
-      country: 'GH', groups: new Set(), dateOfIncorporation: new Date('2012-09-01'),
+      country: 'GH', groups: [], dateOfIncorporation: new Date('2012-09-01'),
       contactPersons: [{ name: 'Ama Owusu', position: 'Finance Manager', phoneNumber: '+233209876543', email: 'ama@example.com' }],
     } });
     expect(res.statusCode).toBe(201);
