@@ -13,6 +13,9 @@ import type { Db } from './db/database.js';
 import { ApiError, errorBody, validationMessage } from './errors.js';
 import { outboxNotifier, type Notifier } from './notifier.js';
 import { documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
+import contentDisposition from 'content-disposition';
+import type { FileResult } from './files.js';
+import { multipartParts } from './multipart.js';
 import { securityHook } from './security.js';
 import { TenantScope } from './tenancy.js';
 import { compileValidator } from './validation.js';
@@ -65,6 +68,13 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');
+}
+
+function sendFile(reply: FastifyReply, file: FileResult) {
+  reply.type(file.contentType);
+  if (file.size !== undefined) reply.header('content-length', file.size);
+  if (file.filename) reply.header('content-disposition', contentDisposition(file.filename, { type: file.disposition ?? 'attachment' }));
+  return reply.send(file.body);
 }
 
 /** Builds the API: routes, validation and security all come from the bundled contract. */
@@ -134,11 +144,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           params: request.params,
           query: request.query,
           body: request.body,
+          parts: meta.multipart && request.isMultipart() ? multipartParts(request) : undefined,
           headers: request.headers,
           ip: request.ip,
         });
         reply.code(meta.successStatus);
         if (meta.successStatus === 204) return reply.send();
+        if (result?.kind === 'file') return sendFile(reply, result as FileResult);
         return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
       },
     };

@@ -88,7 +88,11 @@ export function documentForRouting(doc = publishedDocument()) {
   for (const item of Object.values<any>(copy.paths)) {
     for (const method of METHODS) {
       const body = resolveRef(copy, item[method]?.requestBody);
-      if (body?.content?.['multipart/form-data']) delete item[method].requestBody;
+      if (!body?.content?.['multipart/form-data']) continue;
+      // The JSON form (if any) is still validated by ajv; the multipart form by its handler.
+      const { 'multipart/form-data': _multipart, ...others } = body.content;
+      if (Object.keys(others).length) item[method].requestBody = { ...body, content: others };
+      else delete item[method].requestBody;
     }
   }
   return copy;
