@@ -9,6 +9,8 @@ export interface FileResult {
   filename?: string;
   size?: number;
   disposition?: 'attachment' | 'inline';
+  /** Further response headers (an integrity digest, caching rules). */
+  headers?: Record<string, string>;
 }
 
 /** One part of a multipart body, without Fastify's types. */

@@ -1,1 +1,9 @@
-export const documentHandlers = {};
+import { deleteDocument } from './deleteDocument.js';
+import { downloadDocument } from './downloadDocument.js';
+import { uploadDocuments } from './uploadDocuments.js';
+
+export const documentHandlers = {
+  uploadDocuments,
+  downloadDocument,
+  deleteDocument,
+};
