@@ -533,7 +533,8 @@ export interface paths {
          * Change the phone number
          * @description Replaces the phone number of the account. `oldPhoneNumber` must be the current one; the new one must be free within
          *     the tenant, and needs verifying again. A notice goes to the old address too, so a takeover does
-         *     not go unnoticed. The new one is also the login username from now on.
+         *     not go unnoticed. The new one is also the login username from now on. At most 10 changes an
+         *     hour per account.
          */
         put: operations["changePhoneNumber"];
         post?: never;
@@ -555,7 +556,8 @@ export interface paths {
          * Change the email
          * @description Replaces the email of the account. `oldEmail` must be the current one; the new one must be free within
          *     the tenant, and needs verifying again. A notice goes to the old address too, so a takeover does
-         *     not go unnoticed. The new one is also the login username from now on.
+         *     not go unnoticed. The new one is also the login username from now on. At most 10 changes an
+         *     hour per account.
          */
         put: operations["changeEmail"];
         post?: never;
@@ -850,7 +852,7 @@ export interface components {
             industry?: string;
             notes?: string;
             /**
-             * @description Ids of the client groups the client belongs to (may be empty).
+             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
              * @example []
              */
             groups: string[];
@@ -1968,7 +1970,7 @@ export interface components {
          */
         Limit: number;
         /**
-         * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+         * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
          * @example 1
          */
         Page: number;
@@ -2404,7 +2406,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2445,7 +2447,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2766,6 +2768,7 @@ export interface operations {
             409: components["responses"]["EmailOrPhoneTaken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2796,6 +2799,7 @@ export interface operations {
             409: components["responses"]["EmailOrPhoneTaken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2808,7 +2812,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2940,7 +2944,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in.
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];

@@ -37,6 +37,17 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
+/** The first string holding a NUL character, by its path: PostgreSQL text cannot store one. */
+function nulAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) { const found = nulAt(item, `${path}[${i}]`); if (found) return found; }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) { const found = nulAt(item, `${path}.${key}`); if (found) return found; }
+  }
+  return undefined;
+}
+
 function sendError(reply: FastifyReply, statusCode: number, message: string, code?: string) {
   return reply.code(statusCode).type('application/json').send(errorBody(statusCode, message, code));
 }
@@ -156,6 +167,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return {
       config: { operationId: meta.operationId },
       onRequest: securityHook(services, meta.security),
+      // Before ajv: a body the contract requires must be there (no Content-Type means none was
+      // parsed, and ajv does not check what is absent), and no string may hold a NUL.
+      preValidation: async (request: FastifyRequest) => {
+        const multipart = meta.multipart && request.isMultipart();
+        if (meta.bodyRequired && request.body === undefined && !multipart) {
+          throw new ApiError(400, 'VALIDATION_ERROR', 'body is required (send JSON with Content-Type: application/json)');
+        }
+        const nul = nulAt(request.params, 'path') ?? nulAt(request.query, 'query') ?? nulAt(request.body, 'body');
+        if (nul) throw new ApiError(400, 'VALIDATION_ERROR', `${nul} must not contain a NUL character`);
+      },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };
         const ctx: HandlerContext = {

@@ -26,6 +26,8 @@ export interface OperationMeta {
   envelope: boolean;
   security: SecurityRequirement[];
   multipart: boolean;
+  /** The contract says the operation needs a body. */
+  bodyRequired: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -66,6 +68,7 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
         envelope: declares(doc, schema, 'success'),
         security: op.security ?? doc.security ?? [],
         multipart: Boolean(requestBody?.content?.['multipart/form-data']),
+        bodyRequired: requestBody?.required === true,
       });
     }
   }

@@ -1,7 +1,11 @@
 import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { FormatDefinition } from 'ajv';
 import { badRequest, validationMessage } from './errors.js';
 import { publishedDocument } from './openapi.js';
+
+const matches = (format: FormatDefinition<string>, value: string) =>
+  format.validate instanceof RegExp ? format.validate.test(value) : Boolean((format.validate as (v: string) => boolean)(value));
 
 /**
  * ajv as the contract needs it: OpenAPI's `discriminator`, no silent stripping of unknown
@@ -21,6 +25,11 @@ function makeAjv(options: Options) {
     ...options,
   });
   addFormats.default(ajv);
+  // PostgreSQL has no year 0: dates ajv-formats accepts for it could not be stored.
+  for (const name of ['date', 'date-time'] as const) {
+    const standard = addFormats.default.get(name) as FormatDefinition<string>;
+    ajv.addFormat(name, { ...standard, validate: (value: string) => !value.startsWith('0000') && matches(standard, value) });
+  }
   // OpenAPI format names ajv-formats does not know: annotations only.
   for (const format of ['binary', 'byte', 'int32', 'int64', 'float', 'double', 'password']) {
     ajv.addFormat(format, true);

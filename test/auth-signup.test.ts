@@ -182,3 +182,10 @@ describe('POST /auth/signup', () => {
     expect(text.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 });
+
+describe('groups', () => {
+  it('keeps each group id once', async () => {
+    const res = await post(individualBody({ groups: ['retail', 'vip', 'retail'] }));
+    expect(res.json().data.groups).toEqual(['retail', 'vip']);
+  });
+});

@@ -49,4 +49,32 @@ describe('response drift', () => {
       await planted.close();
     }
   });
+
+  it('fails a test whose answer breaks its schema in a way the serializer lets through (an enum)', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
+        ((request.routeOptions.config as { operationId?: string }).operationId === 'getHealth'
+          ? { ...(payload as object), status: 'wonderful' } : payload)),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/health' }))
+        .rejects.toThrow(/getHealth answered 200 against its contract:\n- body does not match the 200 schema/);
+    } finally {
+      await planted.close();
+    }
+  });
+
+  it('fails a test whose answer has a status the contract does not declare', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('onSend', async (request, reply, payload) => {
+        if ((request.routeOptions.config as { operationId?: string }).operationId === 'listCurrencies') reply.code(202);
+        return payload;
+      }),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/currencies' })).rejects.toThrow(/status 202 is not declared for listCurrencies/);
+    } finally {
+      await planted.close();
+    }
+  });
 });

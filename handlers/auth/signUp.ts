@@ -28,7 +28,7 @@ export const signUp: Handler<'signUp'> = async (ctx, req) => {
       address: body.address ?? null,
       industry: body.industry ?? null,
       notes: body.notes ?? null,
-      groups: JSON.stringify(body.groups),
+      groups: JSON.stringify([...new Set(body.groups)]),
       profile_image: body.profileImage ?? null,
       taxpayer_identification_number: body.taxpayerIdentificationNumber ?? null,
       first_name: individual?.firstName ?? null,

@@ -1,6 +1,9 @@
 import { deepStrictEqual } from 'node:assert';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationIndex, type OperationMeta } from '../../server/openapi.js';
+import { checkAnswer } from '../fuzz/check.js';
+import { operations as specOperations } from '../fuzz/spec.js';
+import { validatorsFor } from '../fuzz/validators.js';
 
 /** Contract checks every test gets through the harness. */
 
@@ -48,4 +51,19 @@ export function watchResponseDrift(app: FastifyInstance): Drift[] {
     return payload;
   });
   return drifts;
+}
+
+const validators = validatorsFor();
+const byOperationId = new Map(specOperations().map((op) => [op.operationId, op]));
+
+/**
+ * What is wrong with an answer by the contract: an undeclared status, a body that does not match
+ * the schema declared for its status and content type, an error not in the error shape, a 5xx.
+ */
+export function conformanceProblems(operationId: string, answer: { statusCode: number; headers: Record<string, unknown>; body: string }): string[] {
+  const op = byOperationId.get(operationId);
+  if (!op) return [`${operationId} is not in the contract`];
+  // "Never a 5xx" is the fuzzer's rule; a test may provoke a failure (storage down) on purpose,
+  // and a declared 500 in the error shape is within the contract.
+  return checkAnswer(validators, op, 'conform', answer).filter((problem) => !problem.startsWith('server error'));
 }

