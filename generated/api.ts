@@ -438,6 +438,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in client's account
+         * @description The client's profile with its delivery addresses (PRIMARY first), its 10 newest notifications
+         *     and how many are unread. `age` and `fullName` are derived. The password is never returned.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the signed-in client's account
+         * @description Closes the account for good, after `password` and `passwordConfirm` (equal) prove it is the
+         *     client. What happens: the client can no longer log in and every token stops working; personal
+         *     data is erased from the account (names, email, phone number, date of birth, identification,
+         *     addresses, contact persons, profile image, notes), as are its delivery addresses,
+         *     notifications, pending codes and uploaded documents. What is kept: the account's id, type,
+         *     country and dates, so that the policies, invoices, payments and claims it is party to stay
+         *     complete for the insurer's records and the regulator. The email and phone number are free to
+         *     sign up again.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Update the signed-in client's profile
+         * @description Changes the profile fields sent (JSON), or the same fields as a multipart form with a
+         *     `profileImage` file. Individual fields apply to INDIVIDUAL clients and company fields to
+         *     CORPORATE clients; sending the other kind's fields is a 400. Email and phone number change
+         *     through `PUT /client/account/email` and `PUT /client/account/phone-number`.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/client/account/send-verification-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a code to verify the email or phone number
+         * @description Sends a 6-digit code to the account's current email (`type: email`) or phone number by SMS
+         *     (`type: phone`). The code works for 15 minutes and for 5 tries; a new request replaces it.
+         *     Limited to 3 requests an hour per account.
+         */
+        post: operations["sendVerificationCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the email or phone number with its code
+         * @description Confirms the email or phone number the code was sent to. A wrong code uses up one of its 5
+         *     tries; a wrong, used or expired code answers 400. A code for an email or phone number that has
+         *     changed since it was sent no longer works.
+         */
+        post: operations["verifyAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/phone-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the phone number
+         * @description Replaces the phone number of the account. `oldPhoneNumber` must be the current one; the new one must be free within
+         *     the tenant, and needs verifying again. A notice goes to the old address too, so a takeover does
+         *     not go unnoticed. The new one is also the login username from now on. At most 10 changes an
+         *     hour per account.
+         */
+        put: operations["changePhoneNumber"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the email
+         * @description Replaces the email of the account. `oldEmail` must be the current one; the new one must be free within
+         *     the tenant, and needs verifying again. A notice goes to the old address too, so a takeover does
+         *     not go unnoticed. The new one is also the login username from now on. At most 10 changes an
+         *     hour per account.
+         */
+        put: operations["changeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the client's notifications
+         * @description The client's notifications, newest first, a page at a time; filter by `status`.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/notifications/{notificationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a notification
+         * @description One of the client's notifications. Another client's notification is not found.
+         */
+        get: operations["getNotification"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification
+         * @description Removes one of the client's notifications.
+         */
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        /**
+         * Mark a notification read or unread
+         * @description Sets the status. `readAt` is required with `read` (and cannot be in the future) and not allowed with `unread`.
+         */
+        patch: operations["updateNotificationStatus"];
+        trace?: never;
+    };
+    "/client/delivery-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delivery addresses
+         * @description The signed-in client's delivery addresses, paged with `limit` and `page`: the `PRIMARY` address
+         *     first, then the others newest first. `type` keeps only addresses of that type. A client only
+         *     ever sees its own addresses.
+         */
+        get: operations["listDeliveryAddresses"];
+        put?: never;
+        /**
+         * Add a delivery address
+         * @description Adds a delivery address to the signed-in client's account. `name`, `region`, `city`,
+         *     `phoneNumber` (10 to 15 characters) and `address` are required; `type` is `PRIMARY` unless you
+         *     send `SECONDARY`. A client has at most one `PRIMARY` address: adding a `PRIMARY` one makes the
+         *     current `PRIMARY` address `SECONDARY`, in the same transaction, so there is never a moment with
+         *     two. Unknown properties are refused.
+         */
+        post: operations["createDeliveryAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/delivery-addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery address's id, as `POST /client/delivery-addresses` answered it. Not a UUID answers 400.
+                 * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+                 */
+                id: components["parameters"]["DeliveryAddressId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery address
+         * @description One of the signed-in client's delivery addresses. An id that is not one of the client's own
+         *     addresses (another client's, or another tenant's) answers 404, exactly as an unknown id does.
+         */
+        get: operations["getDeliveryAddress"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a delivery address
+         * @description Deletes one of the signed-in client's delivery addresses. Deleting the `PRIMARY` address does
+         *     not make another one `PRIMARY`: the client has none until it adds one or sets one with
+         *     `PATCH /client/delivery-addresses/{id}`. Another client's or another tenant's id answers 404
+         *     and deletes nothing.
+         */
+        delete: operations["deleteDeliveryAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a delivery address
+         * @description Changes some of the fields of one of the signed-in client's delivery addresses: send at least
+         *     one of `type`, `name`, `region`, `city`, `phoneNumber`, `address`; the others keep their value.
+         *     Setting `type` to `PRIMARY` makes the client's current `PRIMARY` address `SECONDARY` in the same
+         *     transaction; concurrent requests are serialised per client, so exactly one address stays
+         *     `PRIMARY`. Setting the `PRIMARY` address to `SECONDARY` leaves the client with no `PRIMARY` one.
+         *     Another client's or another tenant's id answers 404 and changes nothing.
+         */
+        patch: operations["updateDeliveryAddress"];
+        trace?: never;
+    };
+    "/client/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload documents
+         * @description Stores one or more documents for the signed-in client: ID cards, proofs of ownership, claim
+         *     photos. Send `multipart/form-data` with one part named `files` per file, for example
+         *
+         *     ```sh
+         *     curl -H "Api-Key: $KEY" -H "Authorization: Bearer $TOKEN" \
+         *       -F files=@ghana-card.pdf -F files=@front-bumper.jpg \
+         *       http://localhost:3000/api/v1/client/documents
+         *     ```
+         *
+         *     **Allowed types:** PDF, JPEG, PNG, WebP and HEIC. The type is read from each file's first bytes
+         *     (its magic number); the part's `Content-Type` and the file's extension are ignored, so a text
+         *     file renamed `.pdf` answers 415. The detected type is the document's `contentType` for good.
+         *
+         *     **Limits:** each file at most 10 MiB and at most 10 files per request (the defaults; the
+         *     operator may set others). Past either limit the answer is 413.
+         *
+         *     **All or nothing:** if any file is refused (type, size, a broken or aborted upload) no document
+         *     of the request is kept: the answer is an error and nothing was stored.
+         *
+         *     **Referencing documents:** other calls take a document by its `id` (a claim's or a
+         *     transaction's documents, the account's profile image). `url` is where the bytes are downloaded,
+         *     with the same `Api-Key` and the owner's bearer token; `sha256` lets the caller check them.
+         */
+        post: operations["uploadDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as `POST /client/documents` answered it. Not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a document
+         * @description The bytes of one of the signed-in client's documents, as they were uploaded, with the
+         *     `Content-Type` detected at upload, the original (sanitised) filename in
+         *     `Content-Disposition: attachment`, and the SHA-256 of the bytes in `X-Content-SHA256`.
+         *     Another client's or another tenant's document answers 404, exactly as an unknown id does.
+         */
+        get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document
+         * @description Deletes one of the signed-in client's documents: its record and its stored bytes. Calls that
+         *     referenced it by id no longer find it; downloading it answers 404. Another client's or another
+         *     tenant's document answers 404 and is left untouched. Deleting twice answers 404 the second time.
+         */
+        delete: operations["deleteDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -525,8 +857,8 @@ export interface components {
              */
             groups: string[];
             /**
-             * Format: uri
-             * @description URL of a profile picture.
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API.
              */
             profileImage?: string;
             /** @example P0012345678 */
@@ -1122,6 +1454,345 @@ export interface components {
         VehicleScheduleTypeList: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["VehicleScheduleType"][];
         };
+        /**
+         * @description `PRIMARY` is the address deliveries go to by default; a client has at most one. Every other
+         *     address is `SECONDARY`.
+         * @example PRIMARY
+         * @enum {string}
+         */
+        DeliveryAddressType: "PRIMARY" | "SECONDARY";
+        /** @description One of a client's delivery addresses. */
+        DeliveryAddress: {
+            /**
+             * Format: uuid
+             * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+             */
+            id: string;
+            type: components["schemas"]["DeliveryAddressType"];
+            /** @example Kofi Mensah */
+            name: string;
+            /** @example Greater Accra */
+            region: string;
+            /** @example Accra */
+            city: string;
+            /** @example +233244123456 */
+            phoneNumber: string;
+            /** @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164) */
+            address: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A reference to a domain object by kind and id. */
+        EntityReference: {
+            /**
+             * @description The kind of object.
+             * @example policy
+             */
+            name: string;
+            /** @example 5d1f0c1e-2b7a-4d0e-9a1f-3c2b1a0d9e8f */
+            id: string;
+        };
+        /**
+         * @example unread
+         * @enum {string}
+         */
+        NotificationStatus: "read" | "unread";
+        /** @description A message to the client from the platform (in-app), about something that happened. */
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description What the notification is about (a policy, invoice, claim...), when it is about one. */
+            entity: components["schemas"]["EntityReference"] | null;
+            /** @example Payment received */
+            title: string;
+            /** @example We received GH₵ 450.00 for invoice INV-0007. Thank you. */
+            body: string;
+            status: components["schemas"]["NotificationStatus"];
+            /**
+             * Format: date-time
+             * @description When the client read it; null while unread.
+             */
+            readAt: string | null;
+        };
+        /** @description The client's account with its delivery addresses and its latest notifications. */
+        ClientAccountDetails: components["schemas"]["ClientAccount"] & {
+            /** @description Every delivery address, PRIMARY first. */
+            deliveryAddresses: components["schemas"]["DeliveryAddress"][];
+            /** @description The 10 newest notifications (all of them through `GET /client/account/notifications`). */
+            notifications: components["schemas"]["Notification"][];
+            /** @description How many notifications are unread. */
+            unreadNotifications: number;
+        };
+        /** @description The client's account with its delivery addresses and latest notifications. */
+        ClientAccountDetailsResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ClientAccountDetails"];
+        };
+        DeleteAccountRequest: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+            /**
+             * Format: password
+             * @description Must equal password.
+             * @example s3cure-Pass
+             */
+            passwordConfirm: string;
+        };
+        /**
+         * @description The profile fields to change; send only those. `null` clears an optional field. Individual
+         *     fields (names, gender, dateOfBirth, identificationCard) apply to INDIVIDUAL clients only and
+         *     company fields (companyName, dateOfIncorporation, contactPersons) to CORPORATE clients only.
+         *     Email and phone number change through their own calls (they must be verified); the client type,
+         *     groups and password cannot be changed here.
+         */
+        UpdateAccountRequest: {
+            /**
+             * @description A code from `GET /countries`.
+             * @example GH
+             */
+            country?: string;
+            /** @example Kumasi */
+            city?: string | null;
+            /** @example Ashanti */
+            region?: string | null;
+            /** @example AK-039-5028 */
+            digitalAddress?: string | null;
+            /**
+             * @example House 7
+             * @example Ahodwo Roundabout
+             */
+            address?: string | null;
+            industry?: string | null;
+            notes?: string | null;
+            taxpayerIdentificationNumber?: string | null;
+            /**
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API (or upload the image with multipart).
+             */
+            profileImage?: string | null;
+            firstName?: string;
+            lastName?: string;
+            otherNames?: string | null;
+            title?: string | null;
+            /** @enum {string|null} */
+            gender?: "MALE" | "FEMALE" | "OTHER" | null;
+            /**
+             * Format: date
+             * @description Must be in the past.
+             */
+            dateOfBirth?: string | null;
+            identificationCard?: components["schemas"]["IdentificationCard"] | null;
+            companyName?: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             */
+            dateOfIncorporation?: string | null;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        };
+        /**
+         * @description The same fields as the JSON form, as form fields (objects and arrays — identificationCard,
+         *     contactPersons — as JSON text), plus `profileImage` as a JPEG, PNG, WebP or HEIC file of up to
+         *     10 MiB. The image is stored as one of the client's documents and `profileImage` becomes its URL.
+         */
+        UpdateAccountMultipart: {
+            /** Format: binary */
+            profileImage?: string;
+            city?: string;
+            region?: string;
+            firstName?: string;
+            lastName?: string;
+            companyName?: string;
+            /** @description JSON text of an identification card. */
+            identificationCard?: string;
+            /** @description JSON text of the contact persons array. */
+            contactPersons?: string;
+        };
+        /** @description The client's account. */
+        ClientAccountResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ClientAccount"];
+        };
+        /**
+         * @description Which contact to verify.
+         * @example email
+         * @enum {string}
+         */
+        VerificationType: "email" | "phone";
+        VerificationCodeRequest: {
+            type: components["schemas"]["VerificationType"];
+        };
+        VerifyAccountRequest: {
+            type: components["schemas"]["VerificationType"];
+            /** @example 538201 */
+            verificationCode: string;
+        };
+        PhoneNumberChange: {
+            /**
+             * @description The account's current phone number.
+             * @example +233244123456
+             */
+            oldPhoneNumber: string;
+            newPhoneNumber: components["schemas"]["PhoneNumber"];
+        };
+        EmailChange: {
+            /**
+             * @description The account's current email (any case).
+             * @example kofi.mensah@example.com
+             */
+            oldEmail: string;
+            newEmail: components["schemas"]["Email"];
+        };
+        /** @description One page of the client's notifications, newest first. */
+        NotificationPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Notification"][];
+        };
+        /** @description One notification. */
+        NotificationResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Notification"];
+        };
+        /** @description Mark a notification read (with the time it was read) or unread again. */
+        NotificationStatusUpdate: {
+            status: components["schemas"]["NotificationStatus"];
+            /**
+             * Format: date-time
+             * @description Required when status is `read` (and not later than now); not allowed when `unread`.
+             * @example 2026-11-20T14:03:00Z
+             */
+            readAt?: string;
+        };
+        /** @description One page of the client's delivery addresses, the PRIMARY one first, then newest first. */
+        DeliveryAddressPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["DeliveryAddress"][];
+        };
+        /**
+         * @description A new delivery address. Everything but `type` is required; `type` defaults to `PRIMARY`, and a
+         *     new `PRIMARY` address demotes the client's current one to `SECONDARY`.
+         */
+        DeliveryAddressInput: {
+            /** @default PRIMARY */
+            type: components["schemas"]["DeliveryAddressType"];
+            /**
+             * @description Who receives deliveries there, or a label for the place.
+             * @example Kofi Mensah
+             */
+            name: string;
+            /** @example Greater Accra */
+            region: string;
+            /** @example Accra */
+            city: string;
+            /** @description The number a courier calls on arrival, 10 to 15 characters. */
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            /**
+             * @description Street, house number, landmarks and GhanaPost GPS digital address.
+             * @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164)
+             */
+            address: string;
+        };
+        /** @description One delivery address. */
+        DeliveryAddressResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["DeliveryAddress"];
+        };
+        /**
+         * @description The fields to change, at least one; those left out keep their value. Setting `type` to
+         *     `PRIMARY` demotes the client's current `PRIMARY` address to `SECONDARY`.
+         */
+        DeliveryAddressUpdate: {
+            type?: components["schemas"]["DeliveryAddressType"];
+            /**
+             * @description Who receives deliveries there, or a label for the place.
+             * @example Kofi Mensah
+             */
+            name?: string;
+            /** @example Ashanti */
+            region?: string;
+            /** @example Kumasi */
+            city?: string;
+            /** @description The number a courier calls on arrival, 10 to 15 characters. */
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            /**
+             * @description Street, house number, landmarks and GhanaPost GPS digital address.
+             * @example Plot 7, Prempeh II Street, Adum (AK-039-5028)
+             */
+            address?: string;
+        };
+        /**
+         * @description One or more file parts, all named `files`; no other field is accepted. Each file is a PDF, JPEG,
+         *     PNG, WebP or HEIC (judged by its bytes) of at most 10 MiB; at most 10 files per request (the
+         *     limits of the default configuration).
+         */
+        DocumentUpload: {
+            files: string[];
+        };
+        /**
+         * @description The document's type, detected from its first bytes (its magic number) when it was uploaded; the
+         *     `Content-Type` and file extension the uploader sent are not trusted.
+         * @example application/pdf
+         * @enum {string}
+         */
+        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
+        /**
+         * @description A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
+         *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
+         */
+        File: {
+            /**
+             * Format: uuid
+             * @description What other calls (claims, transactions, the account's profile image) reference the document by.
+             * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            updatedAt: string;
+            contentType: components["schemas"]["DocumentContentType"];
+            /**
+             * Format: uri-reference
+             * @description Where the bytes are downloaded (`GET`, with the `Api-Key` and the owner's bearer token).
+             * @example /api/v1/client/documents/3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            url: string;
+            /**
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description The uploaded file's name, made safe: folders (`../`, `C:\`), control characters and leading
+             *     dots removed. Offered again as the download's filename.
+             * @example ghana-card.pdf
+             */
+            name: string;
+            /**
+             * @description SHA-256 of the bytes as stored, lowercase hex; the download repeats it in `X-Content-SHA256`.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+        };
+        /** @description The documents just stored, in the order their parts were sent. */
+        FileListResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["File"][];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -1225,6 +1896,72 @@ export interface components {
                 "application/json": components["schemas"]["VehicleScheduleTypeList"];
             };
         };
+        /** @description The email or phone number already belongs to another account of this tenant. */
+        EmailOrPhoneTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such resource for this tenant and caller. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Another change made a different address of this client `PRIMARY` at the same moment. Requests
+         *     through this API are serialised per client, so this is rare; sending the request again is safe.
+         */
+        DeliveryAddressConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The id in the path is not a UUID. */
+        DeliveryAddressBadId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The signed-in client has no delivery address with this id (another client's or another tenant's address answers this too). */
+        DeliveryAddressNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The id in the path is not a UUID. */
+        DocumentBadId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The signed-in client has no document with this id (another client's or another tenant's document, or a deleted one, answers this too). */
+        DocumentNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1257,6 +1994,28 @@ export interface components {
          * @example toyota
          */
         VehicleNameQuery: string;
+        /** @description Only notifications with this status. */
+        NotificationStatusQuery: components["schemas"]["NotificationStatus"];
+        /**
+         * @description The notification's id.
+         * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+         */
+        NotificationId: string;
+        /**
+         * @description Only addresses of this type.
+         * @example SECONDARY
+         */
+        DeliveryAddressTypeQuery: components["schemas"]["DeliveryAddressType"];
+        /**
+         * @description The delivery address's id, as `POST /client/delivery-addresses` answered it. Not a UUID answers 400.
+         * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+         */
+        DeliveryAddressId: string;
+        /**
+         * @description The document's id, as `POST /client/documents` answered it. Not a UUID answers 400.
+         * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+         */
+        DocumentId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1815,6 +2574,693 @@ export interface operations {
         responses: {
             200: components["responses"]["VehicleScheduleTypes"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAccountDetailsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description A field breaks a rule, the passwords differ, or the password is wrong. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountRequest"];
+                "multipart/form-data": components["schemas"]["UpdateAccountMultipart"];
+            };
+        };
+        responses: {
+            /** @description The updated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendVerificationCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The code is on its way. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The account has no such contact, or it is already verified. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Verified; the account shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAccountResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the code is wrong, used or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhoneNumberChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the answer is the updated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["EmailOrPhoneTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the answer is the updated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["EmailOrPhoneTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Only notifications with this status. */
+                status?: components["parameters"]["NotificationStatusQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateNotificationStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDeliveryAddresses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only addresses of this type.
+                 * @example SECONDARY
+                 */
+                type?: components["parameters"]["DeliveryAddressTypeQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the client's delivery addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAddressPage"];
+                };
+            };
+            /** @description `limit`, `page` or `type` is not valid; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDeliveryAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryAddressInput"];
+            };
+        };
+        responses: {
+            /** @description The address was added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAddressResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["DeliveryAddressConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeliveryAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery address's id, as `POST /client/delivery-addresses` answered it. Not a UUID answers 400.
+                 * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+                 */
+                id: components["parameters"]["DeliveryAddressId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAddressResponse"];
+                };
+            };
+            400: components["responses"]["DeliveryAddressBadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DeliveryAddressNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDeliveryAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery address's id, as `POST /client/delivery-addresses` answered it. Not a UUID answers 400.
+                 * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+                 */
+                id: components["parameters"]["DeliveryAddressId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["DeliveryAddressBadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DeliveryAddressNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDeliveryAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery address's id, as `POST /client/delivery-addresses` answered it. Not a UUID answers 400.
+                 * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+                 */
+                id: components["parameters"]["DeliveryAddressId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryAddressUpdate"];
+            };
+        };
+        responses: {
+            /** @description The address as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAddressResponse"];
+                };
+            };
+            /** @description The id is not a UUID, the body is empty, a field breaks a rule, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DeliveryAddressNotFound"];
+            409: components["responses"]["DeliveryAddressConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description Every file was stored; one document per file part, in the order they were sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListResponse"];
+                };
+            };
+            /** @description No file part was sent, a part other than a file named `files` was sent, a file is empty, or the multipart body is malformed or cut short. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file is not a PDF, JPEG, PNG, WebP or HEIC (by its bytes), or the body is not `multipart/form-data`. Nothing was stored. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as `POST /client/documents` answered it. Not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `attachment`, with the document's name (an ASCII fallback in `filename`, the exact name in `filename*`).
+                     * @example attachment; filename="ghana-card.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description Size in bytes.
+                     * @example 184320
+                     */
+                    "Content-Length"?: number;
+                    /**
+                     * @description SHA-256 of the bytes, lowercase hex, as `sha256` in the document.
+                     * @example 5e2bf57d3f40c4b6df69daf1936cb766f832374b4fc0259a7cbff06e2f70f269
+                     */
+                    "X-Content-SHA256"?: string;
+                    /**
+                     * @description Documents are private; no shared cache keeps them.
+                     * @example private, no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <the bytes of ghana-card.pdf> */
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["DocumentBadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DocumentNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as `POST /client/documents` answered it. Not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document and its bytes are gone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["DocumentBadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DocumentNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

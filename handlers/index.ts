@@ -1,4 +1,7 @@
+import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
+import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
+import { documentHandlers } from './documents/index.js';
 import { lookupHandlers } from './lookups/index.js';
 import { systemHandlers } from './system/index.js';
 import type { HandlerMap } from './types.js';
@@ -8,4 +11,7 @@ export const handlers = {
   ...systemHandlers,
   ...authHandlers,
   ...lookupHandlers,
+  ...accountHandlers,
+  ...deliveryAddressHandlers,
+  ...documentHandlers,
 } satisfies HandlerMap;

@@ -1,12 +1,14 @@
 import type { operations } from '../generated/api.js';
 import type { HandlerContext } from '../server/context.js';
+import type { FileResult, Part as MultipartPart } from '../server/files.js';
 
 /** Types of a handler, derived from the generated contract: nothing here restates the spec. */
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
 
-type Json<C> = C extends { content: { 'application/json': infer B } } ? B : C extends { content: infer X } ? X[keyof X] : never;
+/** A JSON answer's body, or a FileResult for answers that are files (PDF, images, spreadsheets). */
+type Json<C> = C extends { content: { 'application/json': infer B } } ? B : C extends { content: unknown } ? FileResult : never;
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<O> = O extends { responses: infer R }
   ? { [S in keyof R]: S extends SuccessStatus ? (S extends 204 ? void : Json<R[S]>) : never }[keyof R]
@@ -15,12 +17,19 @@ type SuccessBody<O> = O extends { responses: infer R }
 type Unwrapped<B> = B extends { success: true } ? Omit<B, 'statusCode' | 'success'> : B;
 
 type Part<O, P extends string> = O extends { parameters: infer Ps } ? (P extends keyof Ps ? NonNullable<Ps[P]> : never) : never;
-type Body<O> = O extends { requestBody?: infer RB } ? (NonNullable<RB> extends { content: infer C } ? C[keyof C] : undefined) : undefined;
+type Content<O> = O extends { requestBody?: infer RB } ? (NonNullable<RB> extends { content: infer C } ? C : never) : never;
+/** The JSON body; absent when the operation also takes multipart and the caller sent that. */
+type Body<O> = Content<O> extends { 'application/json': infer B }
+  ? B | (Content<O> extends { 'multipart/form-data': unknown } ? undefined : never)
+  : undefined;
+type Parts<O> = Content<O> extends { 'multipart/form-data': unknown } ? AsyncIterable<MultipartPart> | undefined : undefined;
 
 export interface HandlerRequest<K extends OperationId> {
   params: Part<Op<K>, 'path'>;
   query: Part<Op<K>, 'query'>;
   body: Body<Op<K>>;
+  /** The parts of a multipart body, read in order as they stream in. */
+  parts: Parts<Op<K>>;
   headers: Record<string, string | string[] | undefined>;
   ip: string;
 }

@@ -13,7 +13,11 @@ import type { Db } from './db/database.js';
 import { ApiError, errorBody, validationMessage } from './errors.js';
 import { outboxNotifier, type Notifier } from './notifier.js';
 import { documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
+import contentDisposition from 'content-disposition';
+import type { FileResult } from './files.js';
+import { multipartParts } from './multipart.js';
 import { securityHook } from './security.js';
+import { createStorage } from './storage/index.js';
 import { TenantScope } from './tenancy.js';
 import { compileValidator } from './validation.js';
 
@@ -78,6 +82,35 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
   return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');
 }
 
+function sendFile(reply: FastifyReply, file: FileResult) {
+  reply.type(file.contentType);
+  if (file.size !== undefined) reply.header('content-length', file.size);
+  if (file.filename) {
+    // An ASCII `filename` for every client, the exact name in `filename*`: the header stays 7-bit.
+    const fallback = file.filename.replace(/[^\x20-\x7e]/g, '_');
+    reply.header('content-disposition', contentDisposition(file.filename, { type: file.disposition ?? 'attachment', fallback }));
+  }
+  if (file.headers) reply.headers(file.headers);
+  return reply.send(file.body);
+}
+
+/**
+ * A multipart handler that stopped early (a refused file, a limit) leaves the rest of the body
+ * unread, and the client stuck sending it on a connection nothing reads any more: read and drop
+ * it (closing the connection past `cap` bytes) so the answer arrives and the connection is reusable.
+ */
+function discardUnreadBody(request: FastifyRequest, cap: number) {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  raw.unpipe();
+  let discarded = 0;
+  raw.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > cap) raw.destroy();
+  });
+  raw.resume();
+}
+
 /** Builds the API: routes, validation and security all come from the bundled contract. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -103,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? true : config.corsOrigins,
     allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key'],
-    exposedHeaders: ['Retry-After', 'Content-Disposition'],
+    exposedHeaders: ['Retry-After', 'Content-Disposition', 'X-Content-SHA256'],
     maxAge: 600,
   });
   await app.register(fastifyJwt, {
@@ -112,13 +145,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     verify: { algorithms: ['HS256'] },
   });
   // Multipart before glue: glue's routes for multipart bodies rely on its parser.
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: config.maxUploadFiles, fields: 50 } });
 
   const services: Services = {
     config,
     db,
     clock: options.clock ?? systemClock,
     notifier: options.notifier ?? outboxNotifier,
+    storage: createStorage(config),
     async signAccessToken({ tenantId, clientId, sessionVersion }) {
       const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
       const { exp } = app.jwt.decode<{ exp: number }>(token)!;
@@ -151,15 +185,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           actor: caller.actor,
           scope: new TenantScope(db, caller.tenant?.id ?? '00000000-0000-0000-0000-000000000000'),
         };
+        const parts = meta.multipart && request.isMultipart() ? multipartParts(request) : undefined;
         const result = await handler(ctx, {
           params: request.params,
           query: request.query,
           body: request.body,
+          parts,
           headers: request.headers,
           ip: request.ip,
-        });
+        }).finally(() => { if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles); });
         reply.code(meta.successStatus);
         if (meta.successStatus === 204) return reply.send();
+        if (result?.kind === 'file') return sendFile(reply, result as FileResult);
         return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
       },
     };

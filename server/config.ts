@@ -23,6 +23,17 @@ export interface Config {
   /** Where Firebase ID token signing keys are fetched (JWKS). */
   firebaseJwksUrl: string;
   logLevel: string;
+  /** Where uploaded documents are stored: `local` (DATA_DIR/files) or `s3`. */
+  storageDriver: 'local' | 's3';
+  /** S3 (or S3-compatible) bucket, region, endpoint (MinIO etc.) and addressing; credentials from the AWS chain. */
+  s3Bucket?: string;
+  s3Region: string;
+  s3Endpoint?: string;
+  s3ForcePathStyle: boolean;
+  /** Largest uploaded file, in bytes; larger ones get 413. */
+  maxUploadBytes: number;
+  /** Most files in one upload; more get 413. */
+  maxUploadFiles: number;
 }
 
 export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
@@ -70,5 +81,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firebaseJwksUrl: env.FIREBASE_JWKS_URL
       || 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    ...storage(env),
+  };
+}
+
+/** Document storage settings; S3 needs a bucket, so a missing one fails at start, not at the first upload. */
+function storage(env: NodeJS.ProcessEnv) {
+  const driver = env.STORAGE_DRIVER || 'local';
+  if (driver !== 'local' && driver !== 's3') throw new Error(`STORAGE_DRIVER must be local or s3, got "${driver}"`);
+  if (driver === 's3' && !env.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
+  const pathStyle = env.S3_FORCE_PATH_STYLE;
+  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  const maxUploadBytes = int('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, env);
+  const maxUploadFiles = int('MAX_UPLOAD_FILES', 10, env);
+  if (maxUploadBytes < 1 || maxUploadFiles < 1) throw new Error('MAX_UPLOAD_BYTES and MAX_UPLOAD_FILES must be at least 1');
+  return {
+    storageDriver: driver as 'local' | 's3',
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3ForcePathStyle: pathStyle === 'true',
+    maxUploadBytes,
+    maxUploadFiles,
   };
 }

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { Db } from './db/database.js';
 import type { Notifier } from './notifier.js';
+import type { FileStorage } from './storage/storage.js';
 import type { TenantScope } from './tenancy.js';
 
 /** The company whose application called, resolved from the `Api-Key` header. */
@@ -24,6 +25,8 @@ export interface Services {
   db: Db;
   clock: Clock;
   notifier: Notifier;
+  /** Where uploaded documents' bytes live (local disk or S3); created once from the config. */
+  storage?: FileStorage;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
 }

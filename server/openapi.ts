@@ -77,7 +77,8 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
 
 /**
  * The copy of the contract given to fastify-openapi-glue: ajv takes `discriminator` but not its
- * `mapping`, and multipart bodies are parsed and checked by the handlers, not by ajv.
+ * `mapping`, multipart bodies are parsed and checked by the handlers, not by ajv, and file
+ * answers need no serializer.
  */
 export function documentForRouting(doc = publishedDocument()) {
   const copy = structuredClone(doc);
@@ -90,8 +91,19 @@ export function documentForRouting(doc = publishedDocument()) {
   strip(copy);
   for (const item of Object.values<any>(copy.paths)) {
     for (const method of METHODS) {
+      // Files (PDFs, images) are sent as they are: only JSON answers need a serializer schema.
+      for (const [status, response] of Object.entries<any>(item[method]?.responses ?? {})) {
+        const resolved = resolveRef(copy, response);
+        if (!resolved?.content) continue;
+        const json = Object.fromEntries(Object.entries(resolved.content).filter(([type]) => type.includes('json')));
+        item[method].responses[status] = { ...resolved, content: json };
+      }
       const body = resolveRef(copy, item[method]?.requestBody);
-      if (body?.content?.['multipart/form-data']) delete item[method].requestBody;
+      if (!body?.content?.['multipart/form-data']) continue;
+      // The JSON form (if any) is still validated by ajv; the multipart form by its handler.
+      const { 'multipart/form-data': _multipart, ...others } = body.content;
+      if (Object.keys(others).length) item[method].requestBody = { ...body, content: others };
+      else delete item[method].requestBody;
     }
   }
   return copy;

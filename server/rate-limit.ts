@@ -39,4 +39,6 @@ export const LIMITS = {
   resetRequestPerAddress: { max: 20, windowSeconds: 60 * 60 },
   resetPerAddress: { max: 30, windowSeconds: 60 * 60 },
   passwordChangePerAccount: { max: 10, windowSeconds: 15 * 60 },
+  verificationSendPerAccount: { max: 3, windowSeconds: 60 * 60 },
+  contactChangePerAccount: { max: 10, windowSeconds: 60 * 60 },
 } satisfies Record<string, Limit>;

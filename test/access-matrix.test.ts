@@ -58,13 +58,24 @@ describe('operations that take an id (a path parameter or a body field named *Id
       "%s: client A's resource answers 404 to client B and to tenant 2, and stays unchanged",
       async (_id, entry) => {
         const result = await checkIdOperation(ctx, target, parties, entry, factory);
-        // Reference data (no creating POST) cannot be owned by A: said, not failed.
-        if (result.skipped) console.info(`${entry.op.operationId}: not checked: ${result.skipped}`);
+        // An operation the matrix cannot drive must be named below with where it is covered instead.
+        expect({ operation: entry.op.operationId, skipped: result.skipped ?? null })
+          .toEqual({ operation: entry.op.operationId, skipped: NOT_DRIVEN[entry.op.operationId] ? expect.any(String) : null });
         expect(result.findings.map(formatFinding)).toEqual([]);
       },
     );
   }
 });
+
+/**
+ * Id-taking operations whose resources the matrix cannot create from the contract, and the suite
+ * that checks their other-client and other-tenant 404s by hand. A new one fails until listed here.
+ */
+const NOT_DRIVEN: Record<string, string> = {
+  // Documents are created by a multipart upload, which the request generator does not build.
+  downloadDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
+  deleteDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
+};
 
 describe('list operations show no row of client A to client B or to tenant 2', () => {
   it.each(lists.map((op) => [op.operationId, op] as [string, Operation]))('%s', async (_id, op) => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { hashPassword, verifyPassword } from '../../server/auth/passwords.js';
 import { badRequest } from '../../server/errors.js';
 import { consume, LIMITS } from '../../server/rate-limit.js';
-import { contactFor } from '../account/client-account.js';
+import { notifyClient } from '../../server/notifications.js';
 import type { Handler } from '../types.js';
 import { accessTokenFor, clientId } from './session.js';
 
@@ -25,11 +25,10 @@ export const changePassword: Handler<'changePassword'> = async (ctx, req) => {
       .where('id', '=', id)
       .returning(['id', 'session_version', 'email', 'phone_number'])
       .executeTakeFirstOrThrow();
-    await ctx.notifier.send(scope, {
-      ...contactFor(row),
-      template: 'password-changed',
-      subject: 'Your password was changed',
+    await notifyClient(ctx, scope, row, {
+      title: 'Your password was changed',
       body: `The password of your ${ctx.tenant.name} account was changed. If this was not you, reset it now and contact support.`,
+      message: { template: 'password-changed' },
     });
     return row;
   });

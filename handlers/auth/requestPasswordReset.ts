@@ -1,4 +1,4 @@
-import { hashResetCode, newResetCode, RESET_CODE_TTL_MS } from '../../server/auth/reset-codes.js';
+import { CODE_TTL_MS, hashCode, newCode } from '../../server/auth/one-time-codes.js';
 import { consume, LIMITS } from '../../server/rate-limit.js';
 import { contactFor, findClientByUsername } from '../account/client-account.js';
 import type { Handler } from '../types.js';
@@ -15,15 +15,15 @@ export const requestPasswordReset: Handler<'requestPasswordReset'> = async (ctx,
   const client = await findClientByUsername(ctx.scope, username);
   if (!client || !client.is_active) return ANSWER;
 
-  const code = newResetCode();
+  const code = newCode();
   await ctx.scope.transaction(async (scope) => {
     // A new code replaces any earlier one.
     await scope.updateTable('password_reset_codes').set({ consumed_at: now })
       .where('client_id', '=', client.id).where('consumed_at', 'is', null).execute();
     await scope.insertInto('password_reset_codes', {
       client_id: client.id,
-      code_hash: hashResetCode(ctx.config.jwtSecret, client.id, code),
-      expires_at: new Date(now.getTime() + RESET_CODE_TTL_MS),
+      code_hash: hashCode(ctx.config.jwtSecret, 'password-reset', client.id, code),
+      expires_at: new Date(now.getTime() + CODE_TTL_MS),
     }).execute();
     await ctx.notifier.send(scope, {
       ...contactFor(client, username),

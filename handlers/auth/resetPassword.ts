@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { hashPassword } from '../../server/auth/passwords.js';
-import { RESET_CODE_MAX_ATTEMPTS, resetCodeMatches } from '../../server/auth/reset-codes.js';
+import { claimCodeAttempt, codeMatches } from '../../server/auth/one-time-codes.js';
+import { notifyClient } from '../../server/notifications.js';
 import { badRequest } from '../../server/errors.js';
 import { consume, LIMITS } from '../../server/rate-limit.js';
 import { findClientByUsername } from '../account/client-account.js';
@@ -17,18 +18,8 @@ export const resetPassword: Handler<'resetPassword'> = async (ctx, req) => {
 
   const client = await findClientByUsername(ctx.scope, username);
   if (!client) throw invalidCode();
-  // Take a try before comparing, in one statement, so parallel guesses cannot exceed the limit.
-  const attempt = await ctx.scope.updateTable('password_reset_codes')
-    .set({ attempts: sql`attempts + 1` })
-    .where('id', '=', (eb) => eb.selectFrom('password_reset_codes as latest').select('latest.id')
-      .where('latest.client_id', '=', client.id).where('latest.tenant_id', '=', ctx.tenant.id)
-      .orderBy('latest.created_at', 'desc').limit(1))
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', now)
-    .where('attempts', '<', RESET_CODE_MAX_ATTEMPTS)
-    .returning(['id', 'code_hash'])
-    .executeTakeFirst();
-  if (!attempt || !resetCodeMatches(ctx.config.jwtSecret, client.id, resetCode, attempt.code_hash)) throw invalidCode();
+  const attempt = await claimCodeAttempt(ctx.scope, 'password_reset_codes', client.id, now);
+  if (!attempt || !codeMatches(ctx.config.jwtSecret, 'password-reset', client.id, resetCode, attempt.code_hash)) throw invalidCode();
 
   const passwordHash = await hashPassword(password);
   await ctx.scope.transaction(async (scope) => {
@@ -38,6 +29,11 @@ export const resetPassword: Handler<'resetPassword'> = async (ctx, req) => {
     await scope.updateTable('clients')
       .set({ password_hash: passwordHash, session_version: sql`session_version + 1`, updated_at: now })
       .where('id', '=', client.id).execute();
+    await notifyClient(ctx, scope, client, {
+      title: 'Your password was reset',
+      body: `The password of your ${ctx.tenant.name} account was reset with a code. If this was not you, contact support.`,
+      message: { template: 'password-reset' },
+    });
   });
   return { message: 'Password reset; log in with the new password' };
 };

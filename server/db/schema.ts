@@ -190,6 +190,67 @@ export interface ProductAssignmentsTable {
   assigned_at: CreatedAt;
 }
 
+export interface DeliveryAddressesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  client_id: string;
+  type: 'PRIMARY' | 'SECONDARY';
+  name: string;
+  region: string;
+  city: string;
+  phone_number: string;
+  address: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** What a notification is about: a domain object by name and id (seed "Entity reference"). */
+export interface EntityReference { name: string; id: string }
+
+export interface NotificationsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  client_id: string;
+  entity: Json<EntityReference | null>;
+  title: string;
+  body: string;
+  status: Generated<'read' | 'unread'>;
+  read_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface VerificationCodesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  client_id: string;
+  channel: 'email' | 'phone';
+  /** The email or phone number the code was sent to: verifying proves that one. */
+  target: string;
+  code_hash: string;
+  expires_at: Date;
+  attempts: Generated<number>;
+  consumed_at: Date | null;
+  created_at: CreatedAt;
+}
+
+/** A client's uploaded document: the bytes are in object storage under `storage_key`. */
+export interface DocumentsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  client_id: string;
+  /** The sanitised original filename. */
+  name: string;
+  /** Detected from the bytes at upload, never taken from the client. */
+  content_type: 'application/pdf' | 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic';
+  /** `bigint`: a decimal string out of both drivers. */
+  size: ColumnType<string, string | number, string | number>;
+  sha256: string;
+  storage_key: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -205,6 +266,10 @@ export interface Database {
   vehicle_schedule_types: VehicleScheduleTypesTable;
   products: ProductsTable;
   product_assignments: ProductAssignmentsTable;
+  delivery_addresses: DeliveryAddressesTable;
+  notifications: NotificationsTable;
+  verification_codes: VerificationCodesTable;
+  documents: DocumentsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -212,6 +277,8 @@ export type ClientRow = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ClientUpdate = Updateable<ClientsTable>;
 export type ProductRow = Selectable<ProductsTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
 
 /** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
-export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments';
+export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
+  | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents';

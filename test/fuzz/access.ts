@@ -99,6 +99,15 @@ function widest(op: Operation, ctx: FuzzContext, request: FuzzRequest): Array<[s
   return typeof max === 'number' ? [...query, ['limit', String(max)]] : query;
 }
 
+/** One of the owner's resources from the collection's list (GET on the collection path). */
+async function firstListed(ctx: FuzzContext, target: Target, owner: Client, collection: string, params: Record<string, string>): Promise<Created | undefined> {
+  const lister = ctx.ops.find((o) => o.method === 'GET' && o.path === collection);
+  if (!lister) return undefined;
+  const sent = await send(target, ctx.doc, lister, { params, query: [], body: undefined }, authHeaders(lister, 'client', target, owner));
+  const first = (parseJson(sent.response.body) as { data?: Array<{ id?: unknown }> } | undefined)?.data?.[0];
+  return typeof first?.id === 'string' ? { op: lister, id: first.id, params, answer: first } : undefined;
+}
+
 export interface IdCheck {
   operationId: string;
   /** What was tried; `skipped` says why nothing could be. */
@@ -128,9 +137,14 @@ export async function checkIdOperation(ctx: FuzzContext, target: Target, parties
   for (const name of entry.pathParams) {
     const collection = collectionPathOf(op.path, name)!;
     const creator = creatorFor(ctx, collection);
-    if (!creator) { result.skipped = `no POST ${collection} answering an id to create {${name}} with (reference data, or not creatable by a client)`; return result; }
-    const made = await factory.create(creator, owner, { ...params }, 0, true);
-    if (!made) { result.skipped = `${creator.operationId} could not create {${name}} as client A`; return result; }
+    // Nothing creates it (domain events do, like notifications): take one of A's from the list.
+    const made = creator ? await factory.create(creator, owner, { ...params }, 0, true) : await firstListed(ctx, target, owner, collection, params);
+    if (!made) {
+      result.skipped = creator
+        ? `${creator.operationId} could not create {${name}} as client A`
+        : `no POST ${collection} answering an id, and no list of A's there, to find {${name}} with`;
+      return result;
+    }
     params[name] = made.id;
     used.push(made);
   }

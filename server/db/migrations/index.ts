@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { core } from './20261120_001_core.js';
 import { referenceData } from './20261120_002_reference_data.js';
+import { clientAccount } from './20261121_003_client_account.js';
+import { documents } from './20261121_004_documents.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
   '20261120_001_core': core,
   '20261120_002_reference_data': referenceData,
+  '20261121_003_client_account': clientAccount,
+  '20261121_004_documents': documents,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

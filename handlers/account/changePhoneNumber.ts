@@ -1,0 +1,6 @@
+import type { Handler } from '../types.js';
+import { changeContact } from './change-contact.js';
+
+/** Replaces the account's phone number (the old one must match); it needs verifying again. */
+export const changePhoneNumber: Handler<'changePhoneNumber'> = async (ctx, req) =>
+  changeContact(ctx, 'phone', req.body.oldPhoneNumber, req.body.newPhoneNumber);

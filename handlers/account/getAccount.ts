@@ -1,0 +1,28 @@
+import { sql } from 'kysely';
+import { clientId } from '../auth/session.js';
+import { deliveryAddressColumns, toDeliveryAddress } from '../deliveryAddresses/mapper.js';
+import type { Handler } from '../types.js';
+import { toClientAccount } from './client-account.js';
+import { toNotification } from './notification.js';
+
+/** The client's profile with its delivery addresses and its newest notifications. */
+export const getAccount: Handler<'getAccount'> = async (ctx) => {
+  const id = clientId(ctx);
+  const [client, addresses, notifications, unread] = await Promise.all([
+    ctx.scope.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    ctx.scope.selectFrom('delivery_addresses').select(deliveryAddressColumns).where('client_id', '=', id)
+      .orderBy(sql`case when type = 'PRIMARY' then 0 else 1 end`).orderBy('created_at', 'desc').execute(),
+    ctx.scope.selectFrom('notifications').selectAll().where('client_id', '=', id)
+      .orderBy('created_at', 'desc').orderBy('id').limit(10).execute(),
+    ctx.scope.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('client_id', '=', id).where('status', '=', 'unread').executeTakeFirstOrThrow(),
+  ]);
+  return {
+    data: {
+      ...toClientAccount(client, ctx.clock.now()),
+      deliveryAddresses: addresses.map(toDeliveryAddress),
+      notifications: notifications.map(toNotification),
+      unreadNotifications: Number(unread.n),
+    },
+  };
+};

@@ -1,0 +1,17 @@
+import { paginate } from '../../server/pagination.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { toNotification } from './notification.js';
+
+/** The signed-in client's notifications, newest first, a page at a time. */
+export const listNotifications: Handler<'listNotifications'> = async (ctx, req) => {
+  const { status } = req.query;
+  const page = req.query.page!;
+  const limit = req.query.limit!;
+  const mine = ctx.scope.selectFrom('notifications').where('client_id', '=', clientId(ctx))
+    .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
+  const { count } = await mine.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const rows = await mine.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
+  return { data: rows.map(toNotification), paginator };
+};

@@ -1,0 +1,15 @@
+import { notFound } from '../../server/errors.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { deliveryAddressColumns, toDeliveryAddress } from './mapper.js';
+
+/** One of the signed-in client's addresses; anyone else's (client or tenant) is a 404. */
+export const getDeliveryAddress: Handler<'getDeliveryAddress'> = async (ctx, req) => {
+  const row = await ctx.scope.selectFrom('delivery_addresses')
+    .select(deliveryAddressColumns)
+    .where('id', '=', req.params.id)
+    .where('client_id', '=', clientId(ctx))
+    .executeTakeFirst();
+  if (!row) throw notFound('Delivery address');
+  return { data: toDeliveryAddress(row) };
+};

@@ -1,0 +1,30 @@
+import { sql } from 'kysely';
+import { paginate } from '../../server/pagination.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { deliveryAddressColumns, toDeliveryAddress } from './mapper.js';
+
+/** One page of the signed-in client's addresses: the PRIMARY one first, then newest first. */
+export const listDeliveryAddresses: Handler<'listDeliveryAddresses'> = async (ctx, req) => {
+  const { type } = req.query;
+  // The contract gives page and limit defaults, which request validation fills in.
+  const page = req.query.page!;
+  const limit = req.query.limit!;
+  const filtered = ctx.scope.selectFrom('delivery_addresses')
+    .where('client_id', '=', clientId(ctx))
+    .$if(type !== undefined, (qb) => qb.where('type', '=', type!));
+
+  const { count } = await filtered
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const rows = await filtered
+    .select(deliveryAddressColumns)
+    .orderBy(sql`case when type = 'PRIMARY' then 0 else 1 end`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { data: rows.map(toDeliveryAddress), paginator };
+};

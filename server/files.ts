@@ -1,0 +1,19 @@
+import type { Readable } from 'node:stream';
+
+/** What a handler returns for an operation whose answer is a file rather than JSON. */
+export interface FileResult {
+  kind: 'file';
+  body: Readable | Buffer;
+  contentType: string;
+  /** The name offered to the user's browser; sent in a safe Content-Disposition. */
+  filename?: string;
+  size?: number;
+  disposition?: 'attachment' | 'inline';
+  /** Further response headers (an integrity digest, caching rules). */
+  headers?: Record<string, string>;
+}
+
+/** One part of a multipart body, without Fastify's types. */
+export type Part =
+  | { kind: 'file'; field: string; filename: string; mimetype: string; stream: Readable }
+  | { kind: 'field'; field: string; value: string };
