@@ -1694,7 +1694,6 @@ export interface components {
             region: string;
             /** @example Accra */
             city: string;
-            /** @description The number a courier calls on arrival, 10 to 15 characters. */
             phoneNumber: components["schemas"]["PhoneNumber"];
             /**
              * @description Street, house number, landmarks and GhanaPost GPS digital address.
@@ -1721,7 +1720,6 @@ export interface components {
             region?: string;
             /** @example Kumasi */
             city?: string;
-            /** @description The number a courier calls on arrival, 10 to 15 characters. */
             phoneNumber?: components["schemas"]["PhoneNumber"];
             /**
              * @description Street, house number, landmarks and GhanaPost GPS digital address.

@@ -35,6 +35,15 @@
 import openapiDiff from 'openapi-diff';
 import { isObj, METHODS, toOpenApi30, type Json, type Obj } from './openapi30.js';
 
+/** Formats, and the formats that accept every value they do (and more). */
+const WIDER_FORMATS: Record<string, string[]> = {
+  uri: ['uri-reference', 'iri', 'iri-reference'],
+  'uri-reference': ['iri-reference'],
+  iri: ['iri-reference'],
+  email: ['idn-email'],
+  hostname: ['idn-hostname'],
+};
+
 export type ChangeType = 'breaking' | 'non-breaking' | 'unclassified';
 
 export interface Change {
@@ -415,7 +424,9 @@ class Comparison {
       if (before === after) continue;
       const what = before === undefined ? `${keyword} ${JSON.stringify(after)} added` : after === undefined ? `${keyword} ${JSON.stringify(before)} removed` : `${keyword} ${JSON.stringify(before)} -> ${JSON.stringify(after)}`;
       // A request keyword added or changed may refuse what was valid; a response one removed or changed may answer what was not.
-      const breaking = request ? after !== undefined : before !== undefined;
+      // A format widened to one that accepts everything it did (uri -> uri-reference) refuses nothing more.
+      const widened = keyword === 'format' && WIDER_FORMATS[String(before)]?.includes(String(after));
+      const breaking = request ? after !== undefined && !widened : before !== undefined;
       this.add(breaking ? 'breaking' : 'non-breaking', `${direction}.${keyword}`, where, what);
     }
     if (request && JSON.stringify(fa.default) !== JSON.stringify(fb.default)) {
