@@ -1604,24 +1604,6 @@ export interface components {
             dateOfIncorporation?: string | null;
             contactPersons?: components["schemas"]["ContactPerson"][];
         };
-        /**
-         * @description The same fields as the JSON form, as form fields (objects and arrays — identificationCard,
-         *     contactPersons — as JSON text), plus `profileImage` as a JPEG, PNG, WebP or HEIC file of up to
-         *     10 MiB. The image is stored as one of the client's documents and `profileImage` becomes its URL.
-         */
-        UpdateAccountMultipart: {
-            /** Format: binary */
-            profileImage?: string;
-            city?: string;
-            region?: string;
-            firstName?: string;
-            lastName?: string;
-            companyName?: string;
-            /** @description JSON text of an identification card. */
-            identificationCard?: string;
-            /** @description JSON text of the contact persons array. */
-            contactPersons?: string;
-        };
         /** @description The client's account. */
         ClientAccountResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["ClientAccount"];
@@ -1743,10 +1725,12 @@ export interface components {
          */
         DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
         /**
-         * @description A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
+         * Document
+         * @description The seed's File entity (named Document here: SDK generators map `File` to the platform's own type).
+         *     A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
          *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
          */
-        File: {
+        Document: {
             /**
              * Format: uuid
              * @description What other calls (claims, transactions, the account's profile image) reference the document by.
@@ -1788,8 +1772,8 @@ export interface components {
             sha256: string;
         };
         /** @description The documents just stored, in the order their parts were sent. */
-        FileListResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["File"][];
+        DocumentListResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Document"][];
         };
     };
     responses: {
@@ -2644,7 +2628,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateAccountRequest"];
-                "multipart/form-data": components["schemas"]["UpdateAccountMultipart"];
+                "multipart/form-data": {
+                    /** Format: binary */
+                    profileImage?: string;
+                    city?: string;
+                    region?: string;
+                    firstName?: string;
+                    lastName?: string;
+                    companyName?: string;
+                    /** @description JSON text of an identification card. */
+                    identificationCard?: string;
+                    /** @description JSON text of the contact persons array. */
+                    contactPersons?: string;
+                };
             };
         };
         responses: {
@@ -3142,7 +3138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FileListResponse"];
+                    "application/json": components["schemas"]["DocumentListResponse"];
                 };
             };
             /** @description No file part was sent, a part other than a file named `files` was sent, a file is empty, or the multipart body is malformed or cut short. */

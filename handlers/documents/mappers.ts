@@ -1,13 +1,13 @@
 import type { components } from '../../generated/api.js';
 import type { DocumentRow } from '../../server/db/schema.js';
 
-export type File = components['schemas']['File'];
+export type Document = components['schemas']['Document'];
 
-/** Where a document's bytes are downloaded: the `url` every File carries. */
+/** Where a document's bytes are downloaded: the `url` every Document carries. */
 export const documentUrl = (id: string) => `/api/v1/client/documents/${id}`;
 
-/** Row -> File (the storage key and owner stay internal). */
-export function toFile(row: DocumentRow): File {
+/** Row -> Document (the seed's File entity; the storage key and owner stay internal). */
+export function toDocument(row: DocumentRow): Document {
   return {
     id: row.id,
     createdAt: new Date(row.created_at).toISOString(),

@@ -1,7 +1,7 @@
 import { ApiError, badRequest } from '../../server/errors.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
-import { toFile } from './mappers.js';
+import { toDocument } from './mappers.js';
 import { discardStored, fileLabel, multipartError, recordDocuments, storeFile, type StoredFile } from './store.js';
 
 /**
@@ -28,7 +28,7 @@ export const uploadDocuments: Handler<'uploadDocuments'> = async (ctx, req) => {
     }
     if (stored.length === 0) throw badRequest('Send one or more files, each in a part named files', 'NO_FILES');
     const rows = await recordDocuments(ctx, owner, stored);
-    return { data: rows.map(toFile) };
+    return { data: rows.map(toDocument) };
   } catch (error) {
     await discardStored(ctx, keys);
     throw multipartError(error, ctx.config.maxUploadFiles, ctx.config.maxUploadBytes);
