@@ -770,6 +770,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the products a client can buy
+         * @description The company's ACTIVE products with distribution ONLINE, the ones it owns and the ones insurers
+         *     assigned to it, by name, a page at a time. OFFLINE products are sold by staff only: for a client,
+         *     `distribution=OFFLINE` answers an empty page.
+         */
+        get: operations["listProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description One product a client can buy. A product that is not ACTIVE, not ONLINE, or not the company's is not found.
+         */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1775,6 +1817,90 @@ export interface components {
         DocumentListResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Document"][];
         };
+        /**
+         * @description The kind of cover (a product's category, a policy's type).
+         * @example AUTO
+         * @enum {string}
+         */
+        PolicyType: "AUTO" | "BANKERS_INDEMNITY" | "BLANKET_BOND" | "BONDS" | "BOILER_OR_PRESSURE_VESSEL" | "BURGLARY" | "BUSINESS_INTERRUPTION" | "MONEY" | "DIRECTORS_OFFICERS_LIABILITY" | "ELECTRONIC_EQUIPMENT" | "EMPLOYERS_LIABILITY" | "ERECTION_ALL_RISKS" | "CONTRACTORS_ALL_RISKS" | "FIDELITY_GUARANTEE" | "GENERAL_LIABILITY" | "GOODS_IN_TRANSIT" | "GROUP_PERSONAL_ACCIDENT" | "HOME" | "MARINE" | "PERSONAL_ACCIDENT" | "PLANT_ALL_RISKS" | "PLANT_AND_MACHINERY" | "PROFESSIONAL_INDEMNITY" | "PROPERTY_DAMAGE" | "PUBLIC_LIABILITY" | "TRAVEL" | "AVIATION" | "WORKMENS_COMPENSATION" | "FIRE_AND_ALLIED_PERILS" | "ASSETS_ALL_RISKS" | "AGRICULTURAL" | "STOCK_DETERIORATION" | "MOTOR_TRADERS" | "LIFE" | "GROUP_LIFE_PERSONAL_ACCIDENT" | "GROUP_LIFE" | "GROUP_FUNERAL" | "HEALTH" | "PENSION";
+        /** @description The insurer that carries a product's risk. */
+        ProductInsurer: {
+            /** Format: uuid */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /** @enum {string} */
+            type: "INSURER" | "MICRO_INSURER" | "BROKER" | "DIGITAL_AGENT" | "AGENT";
+            /** @enum {string} */
+            kind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
+            /** @example GCGI */
+            shortName: string;
+            /** @example #C9A227 */
+            primaryColor: string | null;
+        };
+        /** @description A commission, as a fixed fee or a percentage of the premium. */
+        Commission: {
+            /** @example 12.5 */
+            value: number;
+            /**
+             * @example PERCENTAGE
+             * @enum {string}
+             */
+            type: "FEE" | "PERCENTAGE";
+        };
+        /**
+         * @description Cover a client can buy. `premiumRates` are the rating inputs the server prices policies with
+         *     (rates in percent of the sum insured, minimum premiums and fixed amounts in the currency).
+         */
+        Product: {
+            /** Format: uuid */
+            id: string;
+            /** @example Auto Cover */
+            name: string;
+            /** @example AUTO-ONLINE */
+            code: string;
+            description: string | null;
+            /**
+             * @example {
+             *       "privateComprehensiveRate": 5,
+             *       "thirdPartyBasicPremium": 450,
+             *       "minimumPremium": 150
+             *     }
+             */
+            premiumRates: {
+                [key: string]: number;
+            };
+            category: components["schemas"]["PolicyType"];
+            subCategory: string | null;
+            benefits: string[];
+            /** @enum {string} */
+            status: "ACTIVE" | "DEACTIVATED";
+            /** @enum {string} */
+            distribution: "ONLINE" | "OFFLINE";
+            /** Format: uuid */
+            insurerId: string;
+            insurer: components["schemas"]["ProductInsurer"];
+            standardCommission: components["schemas"]["Commission"] | null;
+            overriderCommission: components["schemas"]["Commission"] | null;
+            otherCommission: components["schemas"]["Commission"] | null;
+            /**
+             * Format: date-time
+             * @description When the product was assigned to this company; null for its own products.
+             */
+            assignedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One page of products, by name. */
+        ProductPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Product"][];
+        };
+        /** @description One product. */
+        ProductResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Product"];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -1998,6 +2124,11 @@ export interface components {
          * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
          */
         DocumentId: string;
+        /**
+         * @description The product's id.
+         * @example 5b8f3c1e-2a4d-4e6f-8a1b-3c5d7e9f1a2b
+         */
+        ProductId: string;
     };
     requestBodies: never;
     headers: never;
@@ -3255,6 +3386,82 @@ export interface operations {
             400: components["responses"]["DocumentBadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DocumentNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Only this policy type. */
+                category?: components["schemas"]["PolicyType"];
+                /** @description Name contains this (any case). */
+                name?: string;
+                /** @description Only this sub-category. */
+                subCategory?: string;
+                /** @description Only products of this insurer (its id). */
+                insurer?: string;
+                /** @description true: only products assigned to the company by insurers; false: only its own. */
+                assigned?: boolean;
+                /** @description Only this channel. */
+                distribution?: "ONLINE" | "OFFLINE";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 5b8f3c1e-2a4d-4e6f-8a1b-3c5d7e9f1a2b
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -164,8 +164,9 @@ export async function checkIdOperation(ctx: FuzzContext, target: Target, parties
   const before = await Promise.all(used.map((made) => snapshot(ctx, target, owner, made)));
   const request = { ...valid, params: { ...valid.params, ...params }, body: body === undefined ? valid.body : { json: body } };
   const intruders: Array<[string, Client]> = [['client C of tenant 2', parties.c]];
-  // B shares A's tenant: only an operation that knows its caller (a bearer one) can tell them apart.
-  if (op.security === 'bearer') intruders.unshift(['client B of the same tenant', parties.b]);
+  // B shares A's tenant: only an operation that knows its caller (a bearer one) can tell them apart,
+  // and only for resources a client owns; the tenant's own (`x-owner: tenant`, products) are B's too.
+  if (op.security === 'bearer' && op.owner === 'client') intruders.unshift(['client B of the same tenant', parties.b]);
   for (const [who, intruder] of intruders) {
     const sent = await send(target, ctx.doc, op, request, authHeaders(op, 'client', target, intruder));
     result.checked.push(`${op.method} ${sent.url} as ${who} -> ${sent.response.statusCode}`);

@@ -47,6 +47,8 @@ export interface Operation {
   responses: Record<string, ResponseSpec>;
   /** The first 2xx status the spec declares. */
   successStatus: number;
+  /** Whose resources it reaches (`x-owner`): each client's own (the default), or the whole tenant's. */
+  owner: 'client' | 'tenant';
 }
 
 const unescape = (part: string) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -160,6 +162,7 @@ export function operations(doc: Json = loadSpec()): Operation[] {
         } : undefined,
         responses,
         successStatus: Number(success ?? 200),
+        owner: op['x-owner'] === 'tenant' ? 'tenant' : 'client',
       });
     }
   }

@@ -1,0 +1,4 @@
+import { getProduct } from './getProduct.js';
+import { listProducts } from './listProducts.js';
+
+export const productHandlers = { listProducts, getProduct };
