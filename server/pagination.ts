@@ -1,3 +1,4 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { components } from '../generated/api.js';
 
 /** The `paginator` of every paged list, as the contract (schemas/Paginator.yaml) defines it. */
@@ -37,4 +38,10 @@ export function paginate({ page, limit, itemsCount }: PageRequest): { offset: nu
       nextPage: hasNextPage ? page + 1 : null,
     },
   };
+}
+
+/** Counts the rows a filtered query matches and answers the page's offset and paginator. */
+export async function pageOf(query: SelectQueryBuilder<any, any, any>, page: number, limit: number) {
+  const { count } = await query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  return paginate({ page, limit, itemsCount: Number(count) });
 }

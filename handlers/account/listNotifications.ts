@@ -1,4 +1,4 @@
-import { paginate } from '../../server/pagination.js';
+import { pageOf } from '../../server/pagination.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
 import { toNotification } from './notification.js';
@@ -10,8 +10,7 @@ export const listNotifications: Handler<'listNotifications'> = async (ctx, req) 
   const limit = req.query.limit!;
   const mine = ctx.scope.selectFrom('notifications').where('client_id', '=', clientId(ctx))
     .$if(status !== undefined, (qb) => qb.where('status', '=', status!));
-  const { count } = await mine.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const { offset, paginator } = await pageOf(mine, page, limit);
   const rows = await mine.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
   return { data: rows.map(toNotification), paginator };
 };

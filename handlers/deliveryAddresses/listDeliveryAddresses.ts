@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { paginate } from '../../server/pagination.js';
+import { pageOf } from '../../server/pagination.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
 import { deliveryAddressColumns, toDeliveryAddress } from './mapper.js';
@@ -14,10 +14,7 @@ export const listDeliveryAddresses: Handler<'listDeliveryAddresses'> = async (ct
     .where('client_id', '=', clientId(ctx))
     .$if(type !== undefined, (qb) => qb.where('type', '=', type!));
 
-  const { count } = await filtered
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const { offset, paginator } = await pageOf(filtered, page, limit);
   const rows = await filtered
     .select(deliveryAddressColumns)
     .orderBy(sql`case when type = 'PRIMARY' then 0 else 1 end`)

@@ -1,4 +1,4 @@
-import { paginate } from '../../server/pagination.js';
+import { pageOf } from '../../server/pagination.js';
 import type { Handler } from '../types.js';
 import { containsPattern } from './filters.js';
 import { companyColumns, companyFromRow } from './mappers.js';
@@ -14,10 +14,7 @@ export const listCompanies: Handler<'listCompanies'> = async (ctx, req) => {
     .$if(type !== undefined, (qb) => qb.where('type', '=', type!))
     .$if(email !== undefined, (qb) => qb.where((eb) => eb(eb.fn('lower', ['email']), '=', email!.toLowerCase())));
 
-  const { count } = await filtered
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const { offset, paginator } = await pageOf(filtered, page, limit);
   const rows = await filtered
     .select(companyColumns)
     .orderBy('name')

@@ -1,4 +1,4 @@
-import { paginate } from '../../server/pagination.js';
+import { pageOf } from '../../server/pagination.js';
 import { containsPattern } from '../lookups/filters.js';
 import type { Handler } from '../types.js';
 import { nothing, productColumns, toProduct, visibleProducts } from './visible.js';
@@ -17,8 +17,7 @@ export const listProducts: Handler<'listProducts'> = async (ctx, req) => {
     .$if(assigned === false, (qb) => qb.where('assignment.tenant_id', 'is', null))
     .$if(distribution === 'OFFLINE', (qb) => qb.where(nothing));
 
-  const { count } = await matching.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const { offset, paginator } = await pageOf(matching, page, limit);
   const rows = await matching.select(productColumns).orderBy('products.name').orderBy('products.id').limit(limit).offset(offset).execute();
   return { data: rows.map(toProduct), paginator };
 };
