@@ -812,6 +812,702 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List policies
+         * @description The signed-in client's policies, newest first, paged with `limit` and `page` (or all of them
+         *     with `usePagination=false`), filtered by any of the parameters (text filters match parts of
+         *     names, case-insensitive; date ranges include both ends). `assets=true` includes each
+         *     policy's assets.
+         *
+         *     `format=excel` streams the same rows as an .xlsx spreadsheet (one row per policy, or per asset
+         *     with `assets=true`); it needs `usePagination` and `assets` to be given, so an export always
+         *     says whether it is one page or everything, and at what grain.
+         */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Create a policy of any type
+         * @description Creates a policy for the signed-in client. The body is chosen by `policyType` (every type in
+         *     the enumeration), each with its own `assets` shape; the per-type calls
+         *     (`POST /client/policies/auto`, ...) take the same bodies one type at a time, for SDKs that
+         *     want a typed method per kind.
+         *
+         *     - `productId` must be an ACTIVE, ONLINE product of the tenant whose category is `policyType`;
+         *       `currency` an ACTIVE currency.
+         *     - Cover cannot start in the past; `endDate` is on or after `startDate`, within 5 years.
+         *     - `oldPolicyId` is only for `businessType` `RENEWAL` and must be one of the client's policies
+         *       not yet renewed (409 otherwise); a `RENEWAL` without it renews a policy from outside the system.
+         *     - The server prices the policy (see `PolicyCreateBase`): leave `premium` out or send the
+         *       price you showed; any other figure gets 422 with the price.
+         *     - The policy is numbered per tenant (`POL-0012`). With `generateInvoice` (the default) its
+         *       invoice (`INV-...`, amount = premium) is raised in the same transaction and the policy is
+         *       `PROCESSING`; otherwise it is a `DRAFT`. The client is notified.
+         */
+        post: operations["createPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List policy types
+         * @description Every policy type, with its name, the schema its assets follow, the call that creates it, and
+         *     how many products of that type the signed-in client can buy now (0 means none is on sale).
+         */
+        get: operations["listPolicyTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/auto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a motor (auto) policy
+         * @description Creates a motor (auto) policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `AUTO`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createAutoPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a home policy
+         * @description Creates a home policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `HOME`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createHomePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/burglary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a burglary policy
+         * @description Creates a burglary policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `BURGLARY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createBurglaryPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/marine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a marine cargo policy
+         * @description Creates a marine cargo policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `MARINE`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createMarinePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/life": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a life policy
+         * @description Creates a life policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `LIFE`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createLifePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/fire-and-allied-perils": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a fire and allied perils policy
+         * @description Creates a fire and allied perils policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `FIRE_AND_ALLIED_PERILS`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createFireAndAlliedPerilsPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/assets-all-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an assets all risks policy
+         * @description Creates an assets all risks policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `ASSETS_ALL_RISKS`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createAssetsAllRisksPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/erection-all-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an erection all risks policy
+         * @description Creates an erection all risks policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `ERECTION_ALL_RISKS`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createErectionAllRisksPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/contractors-all-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a contractors all risks policy
+         * @description Creates a contractors all risks policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `CONTRACTORS_ALL_RISKS`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createContractorsAllRisksPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/fidelity-guarantee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a fidelity guarantee policy
+         * @description Creates a fidelity guarantee policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `FIDELITY_GUARANTEE`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createFidelityGuaranteePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/electronic-equipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an electronic equipment policy
+         * @description Creates an electronic equipment policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `ELECTRONIC_EQUIPMENT`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createElectronicEquipmentPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/cash-in-safe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a cash in safe (money) policy
+         * @description Creates a cash in safe (money) policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `MONEY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createCashInSafePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/cash-in-transit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a cash in transit (money) policy
+         * @description Creates a cash in transit (money) policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `MONEY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createCashInTransitPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/hold-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a hold-up (money on premises) policy
+         * @description Creates a hold-up (money on premises) policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `MONEY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createHoldUpPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/general-liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a general liability policy
+         * @description Creates a general liability policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `GENERAL_LIABILITY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createGeneralLiabilityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/directors-officers-liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a directors and officers liability policy
+         * @description Creates a directors and officers liability policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `DIRECTORS_OFFICERS_LIABILITY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createDirectorsOfficersLiabilityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/advance-payment-bond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an advance payment bond
+         * @description Creates an advance payment bond for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `BONDS`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createAdvancePaymentBondPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/plant-and-machinery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a plant and machinery policy
+         * @description Creates a plant and machinery policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `PLANT_AND_MACHINERY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createPlantAndMachineryPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/boiler-or-pressure-vessel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a boiler or pressure vessel policy
+         * @description Creates a boiler or pressure vessel policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `BOILER_OR_PRESSURE_VESSEL`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createBoilerOrPressureVesselPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/blanket-bond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a blanket bond policy
+         * @description Creates a blanket bond policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `BLANKET_BOND`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createBlanketBondPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/bankers-indemnity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a bankers indemnity policy
+         * @description Creates a bankers indemnity policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `BANKERS_INDEMNITY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createBankersIndemnityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/professional-indemnity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a professional indemnity policy
+         * @description Creates a professional indemnity policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `PROFESSIONAL_INDEMNITY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createProfessionalIndemnityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/public-liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public liability policy
+         * @description Creates a public liability policy for the signed-in client: the body is the common policy fields with this
+         *     type's asset shape (`policyType` is `PUBLIC_LIABILITY`). The same as `POST /client/policies` with this
+         *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
+         *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
+         *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
+         *     raises its invoice in the same transaction.
+         */
+        post: operations["createPublicLiabilityPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a policy
+         * @description One of the signed-in client's policies, with its assets, invoice and price breakdown. Another client's or tenant's id answers 404.
+         */
+        get: operations["getPolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a policy
+         * @description Deletes one of the signed-in client's policies, with its invoice and assets, only while no
+         *     payment has been made on it (no transaction other than REJECTED, CANCELLED or ERROR). Once
+         *     something is paid the answer is 409: customer support must delete it.
+         */
+        delete: operations["deletePolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a policy
+         * @description Changes one of the signed-in client's policies; what may change depends on its state (see
+         *     `PolicyUpdate`). Changing the cover prices the policy again and moves its unpaid invoice to the
+         *     new premium, in one transaction. The answer is the updated policy.
+         */
+        patch: operations["updatePolicy"];
+        trace?: never;
+    };
+    "/client/policies/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a policy
+         * @description Creates the renewal of one of the signed-in client's policies: a new `RENEWAL` policy whose
+         *     `oldPolicyId` is this one, with the same product, type and assets (or the ones sent), dates
+         *     rolled forward, and priced again at the product's current rates. A policy is renewed once;
+         *     only `ACTIVE`, `INACTIVE`, `EXPIRED` and `COMPLETE` policies can be.
+         */
+        post: operations["renewPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1901,6 +2597,1442 @@ export interface components {
         ProductResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Product"];
         };
+        /**
+         * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
+         *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
+         *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
+         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
+         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
+         *     change is recorded.
+         * @enum {string}
+         */
+        PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
+        /**
+         * @description Why the policy is written. `RENEWAL` policies may name the policy they renew in `oldPolicyId`.
+         * @enum {string}
+         */
+        BusinessType: "NEW_BUSINESS" | "CROSS_SELLING" | "RENEWAL" | "EXTENSION";
+        /**
+         * @description Whether the risk is local or placed globally.
+         * @default LOCAL
+         * @enum {string}
+         */
+        BusinessCategory: "LOCAL" | "GLOBAL";
+        /** @description The client insured. */
+        PolicyClient: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            /** @example Kofi Mensah */
+            fullName: string;
+            email: string | null;
+            phoneNumber: string | null;
+        };
+        /** @description The product the policy was sold under. */
+        PolicyProduct: {
+            /** Format: uuid */
+            id: string;
+            /** @example Auto Cover */
+            name: string;
+            /** @example AUTO-ONLINE */
+            code: string;
+            category: components["schemas"]["PolicyType"];
+            insurer: components["schemas"]["ProductInsurer"];
+        };
+        /** @description The policy's invoice (its debit). Pay it with `POST /client/transactions`. */
+        PolicyInvoiceSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            /** @description The premium. */
+            amount: number;
+            /** @description `amount * exchangeRate`. */
+            convertedAmount: number;
+            /** Format: date */
+            invoiceDate: string;
+        };
+        /**
+         * @description How the server priced the policy, line by line, from the product's `premiumRates`. Asset lines
+         *     are annual; `termFactor` scales them to the policy's term (days / 365); the minimum premium then
+         *     applies.
+         */
+        PremiumBreakdown: {
+            currency: string;
+            lines: {
+                /** @description Index of the asset in `assets`; null for a policy-wide line. */
+                asset: number | null;
+                /** @example OWN_DAMAGE */
+                code: string;
+                /** @example Own damage at 5% of 85000.00 */
+                label: string;
+                /** @description Percent, when the line is a rate. */
+                rate?: number | null;
+                /** @description Negative for discounts. */
+                amount: number;
+            }[];
+            annualPremium: number;
+            termDays: number;
+            termFactor: number;
+            minimumPremium: number;
+            premium: number;
+        };
+        /**
+         * @description One insured item as stored: the fields sent for it (its type's asset shape, with defaults filled
+         *     in), plus its `id` (claims name assets by id), and the server's `premium` for it.
+         */
+        PolicyAsset: {
+            /** Format: uuid */
+            id: string;
+            /** @description The server's price for this asset. */
+            premium: number;
+            sumInsured?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A policy. `client` and `product` are nested; `createdBy` and `originatingStaff` are null when a
+         *     client created it. `premium` is the server's figure, with `premiumBreakdown` showing how;
+         *     `invoice` is null until one is raised (`generateInvoice`). `assets` is left out of list rows
+         *     unless the list is asked for them (`assets=true`).
+         */
+        Policy: {
+            /** Format: uuid */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            coverageType: string | null;
+            coverType: string | null;
+            businessType: components["schemas"]["BusinessType"];
+            businessCategory: components["schemas"]["BusinessCategory"];
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            premium: number;
+            /** @description `premium * exchangeRate`. */
+            convertedPremium: number;
+            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
+            sumInsured: number | null;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            generateInvoice: boolean;
+            /**
+             * Format: uuid
+             * @description The policy this one renews.
+             */
+            oldPolicyId: string | null;
+            notes: string | null;
+            description: string | null;
+            additionalInformation: {
+                formSerialNumber?: string;
+            } | null;
+            groupId: string | null;
+            fleetDiscountRate: number | null;
+            client: components["schemas"]["PolicyClient"];
+            product: components["schemas"]["PolicyProduct"];
+            /** @description The staff member who created it; null when a client did. */
+            createdBy: components["schemas"]["EntityReference"] | null;
+            /** @description The staff member credited with the sale; null when a client created it. */
+            originatingStaff: components["schemas"]["EntityReference"] | null;
+            invoice: components["schemas"]["PolicyInvoiceSummary"] | null;
+            /** @description Whether any payment (a transaction not REJECTED, CANCELLED or ERROR) exists. A paid policy cannot be deleted. */
+            isPaid: boolean;
+            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
+            assets?: components["schemas"]["PolicyAsset"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One page of policies, newest first. */
+        PolicyPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Policy"][];
+        };
+        /**
+         * @description What every policy create body has, whatever its type. Each policy type's body adds its own
+         *     `policyType` value and `assets` shape (see the per-type schemas).
+         *
+         *     **Pricing.** A client does not set its own price: the server prices the policy from the
+         *     product's `premiumRates` and the assets (the response's `premiumBreakdown` shows how). `premium`
+         *     (policy or asset) may be left out; when it is sent it must equal the server's figure, otherwise
+         *     the answer is 422 with the figure, so an app that showed a price never sells at another one.
+         */
+        PolicyCreateBase: {
+            policyType: components["schemas"]["PolicyType"];
+            /** @description Set by staff importing an existing policy. The server numbers every other policy (`POL-0012`); a client may not send one. */
+            policyNo?: string;
+            /** @description Derived from the product (its sub-category, else its category) when left out. */
+            coverageType?: string;
+            /**
+             * @description Raise the policy's invoice (its debit) now. `true` gives a `PROCESSING` policy with an invoice; `false` a `DRAFT`.
+             * @default true
+             */
+            generateInvoice: boolean;
+            /**
+             * @description ISO 4217 code of an ACTIVE currency in `GET /currencies`.
+             * @example GHS
+             */
+            currency: string;
+            /**
+             * Format: date
+             * @description First day of cover (ISO 8601 `YYYY-MM-DD`). A client cannot start cover in the past.
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Last day of cover, on or after `startDate` and at most 5 years after it.
+             * @example 2027-11-30
+             */
+            endDate: string;
+            /**
+             * Format: uuid
+             * @description An ACTIVE product the caller may sell (for a client, an ONLINE one from `GET /client/products`) whose category is `policyType`.
+             */
+            productId: string;
+            /**
+             * Format: uuid
+             * @description Only with `businessType` `RENEWAL`; the caller's policy being renewed. Leave it out to renew a policy that is not on the system.
+             */
+            oldPolicyId?: string;
+            /**
+             * Format: uuid
+             * @description The client insured. A client may leave it out or send its own id.
+             */
+            clientId?: string;
+            /**
+             * Format: uuid
+             * @description Staff only; defaults to the staff member calling. A client may not send it.
+             */
+            originatingStaffId?: string;
+            notes?: string;
+            /** @description The policy premium. Optional; when sent it must equal the server's price (see Pricing). */
+            premium?: number;
+            /**
+             * @description Units of the tenant's base currency per unit of `currency`; `convertedAmount = amount * exchangeRate`.
+             * @default 1
+             */
+            exchangeRate: number;
+            businessType: components["schemas"]["BusinessType"];
+            businessCategory?: components["schemas"]["BusinessCategory"];
+            /** @description The cover as the insurer names it; assets that have no cover type of their own fall back to it. */
+            coverType?: string;
+            additionalInformation?: {
+                /** @description Serial number of the paper proposal form, if any. */
+                formSerialNumber?: string;
+            };
+            /** @description Groups policies sold together (a scheme, a fleet). */
+            groupId?: string;
+            description?: string;
+            /** @description What is insured; the shape depends on `policyType`. */
+            assets: Record<string, never>[];
+        };
+        /** @description An amount of money in the policy's currency, with at most two decimal places. */
+        MoneyAmount: number;
+        /**
+         * @description The motor cover bought for a vehicle.
+         * @enum {string}
+         */
+        MotorCoverage: "COMPREHENSIVE" | "THIRD_PARTY_FIRE_AND_THEFT" | "THIRD_PARTY_ONLY" | "EXTENDED_THIRD_PARTY_LIABILITY" | "MOTORCYCLE_THIRD_PARTY" | "MOTORCYCLE_COMPREHENSIVE";
+        /**
+         * @description The motor tariff's risk class. The seed names four classes only by placeholder; Coverline names
+         *     them after the tariff's own-goods and general-cartage classes (up to and above 3000 cc).
+         * @enum {string}
+         */
+        MotorRiskType: "PRIVATE_INDIVIDUAL" | "PRIVATE_CORPORATE" | "UBER" | "TAXI" | "HIRING_CARS" | "MINI_BUS" | "MAXI_BUS" | "MOTOR_CYCLE" | "AMBULANCE_OR_HEARSE" | "OWN_GOODS_UP_TO_3000CC" | "OWN_GOODS_ABOVE_3000CC" | "ARTICULATOR_TRUCK_OR_TANKERS" | "GENERAL_CARTAGE_UP_TO_3000CC" | "GENERAL_CARTAGE_ABOVE_3000CC" | "Z802_ONSITE" | "Z802_ONROAD" | "GW1_CLASS1" | "GW1_CLASS2" | "GW1_CLASS3";
+        /**
+         * @description A vehicle on a motor policy. Rules beyond the field bounds:
+         *     - `sumInsured` (the vehicle's value) is required except for `THIRD_PARTY_ONLY` and
+         *       `MOTORCYCLE_THIRD_PARTY` cover.
+         *     - `noClaimDiscountYears` and `policyExcess` are required for `COMPREHENSIVE` and
+         *       `THIRD_PARTY_FIRE_AND_THEFT` cover; `chassisNumber` for `COMPREHENSIVE`.
+         *     - `noClaimDiscountRate` (percent) must be one the usage allows: `PRIVATE` 0, 25, 30, 35, 45, 50;
+         *       `COMMERCIAL` 0, 15, 20, 25; `MOTOR_CYCLE` 0, 10. Left out, it follows from
+         *       `noClaimDiscountYears`; sent, it may not exceed what those years earn.
+         *     - `yearOfMake`, `yearOfPurchase` and `yearOfRegistration` may not be later than the current year,
+         *       and the vehicle cannot be bought or registered before it was made.
+         *     - `thirdPartyPropertyDamage` defaults to 5000; `applyExcess` defaults to true.
+         * @example {
+         *       "coverage": "COMPREHENSIVE",
+         *       "riskType": "PRIVATE_INDIVIDUAL",
+         *       "registrationStatus": "REGISTERED",
+         *       "make": "Toyota",
+         *       "model": "Corolla",
+         *       "colour": "Silver",
+         *       "registrationNo": "GR 1234-24",
+         *       "chassisNumber": "JTDBR32E720123456",
+         *       "cubicCapacity": 1800,
+         *       "seats": 5,
+         *       "bodyType": "SALOON",
+         *       "usage": "PRIVATE",
+         *       "sumInsured": 85000,
+         *       "noClaimDiscountYears": 2,
+         *       "policyExcess": 10,
+         *       "yearOfMake": 2019,
+         *       "yearOfPurchase": 2021,
+         *       "yearOfRegistration": 2021
+         *     }
+         */
+        MotorAsset: {
+            description?: string;
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            /** @description Optional; when sent it must equal the server's price for this vehicle. */
+            premium?: number;
+            coverage: components["schemas"]["MotorCoverage"];
+            riskType: components["schemas"]["MotorRiskType"];
+            /** @enum {string} */
+            registrationStatus?: "UNREGISTERED" | "REGISTERED";
+            /** @example Toyota */
+            make: string;
+            /** @example Corolla */
+            model: string;
+            /** @example Silver */
+            colour?: string;
+            /** @example GR 1234-24 */
+            registrationNo: string;
+            /** @example JTDBR32E720123456 */
+            chassisNumber?: string;
+            /** @description Engine size in cc. */
+            cubicCapacity: number;
+            mileage?: number;
+            seats: number;
+            /** @description A code from `GET /client/vehicles/body-types`., examples: [SALOON] */
+            bodyType: string;
+            usage: components["schemas"]["VehicleUsage"];
+            noClaimDiscountYears?: number;
+            /** @description Percent; see the allowed rates above. */
+            noClaimDiscountRate?: number;
+            /** @description The excess the insured bears on each own-damage claim, in percent of the claim. */
+            policyExcess?: number;
+            /**
+             * @description `false` buys the excess back for a loading (the product's `excessBuyBackRate`, default 10 % of own damage).
+             * @default true
+             */
+            applyExcess: boolean;
+            /**
+             * @description Limit for third-party property damage; above 5000 it is loaded.
+             * @default 5000
+             */
+            thirdPartyPropertyDamage: number;
+            /** @description Loading in percent for engine size; left out, the tariff's bands apply. */
+            cubicCapacityRate?: number;
+            /** @description Loading in percent for vehicle age; left out, the tariff's bands apply. */
+            oldAgeLoadingRate?: number;
+            /** @description Not later than the current year. */
+            yearOfMake?: number;
+            /** @description Not later than the current year. */
+            yearOfPurchase?: number;
+            /** @description Not later than the current year. */
+            yearOfRegistration?: number;
+            /**
+             * Format: date
+             * @description Defaults to the policy's `startDate`.
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Defaults to the policy's `endDate`.
+             */
+            endDate?: string;
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /**
+         * AutoPolicyCreate
+         * @description An AUTO policy; the common policy fields, with vehicles as `assets`.
+         */
+        AutoPolicyCreate: {
+            /** @constant */
+            policyType: "AUTO";
+            assets: components["schemas"]["MotorAsset"][];
+            /** @description Discount in percent for a fleet, on the whole premium. */
+            fleetDiscountRate?: number;
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "AUTO";
+        });
+        /** @description Blanket bond or bankers indemnity cover, by insuring clause. */
+        BondClauseAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            limitPerClause: components["schemas"]["MoneyAmount"];
+            insuringClause: string;
+            aggregateLimit: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * BankersIndemnityPolicyCreate
+         * @description A BANKERS_INDEMNITY policy; the common policy fields, with insuring clauses as `assets`.
+         */
+        BankersIndemnityPolicyCreate: {
+            /** @constant */
+            policyType: "BANKERS_INDEMNITY";
+            assets: components["schemas"]["BondClauseAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BANKERS_INDEMNITY";
+        });
+        /**
+         * BlanketBondPolicyCreate
+         * @description A BLANKET_BOND policy; the common policy fields, with insuring clauses as `assets`.
+         */
+        BlanketBondPolicyCreate: {
+            /** @constant */
+            policyType: "BLANKET_BOND";
+            assets: components["schemas"]["BondClauseAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BLANKET_BOND";
+        });
+        /** @description A bond guaranteeing an advance payment. */
+        AdvancePaymentBondAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            bondAmount: components["schemas"]["MoneyAmount"];
+            /** @description In days. */
+            projectDuration: number;
+            principal: string;
+        };
+        /**
+         * BondsPolicyCreate
+         * @description A BONDS policy; the common policy fields, with bonds as `assets`.
+         */
+        BondsPolicyCreate: {
+            /** @constant */
+            policyType: "BONDS";
+            assets: components["schemas"]["AdvancePaymentBondAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BONDS";
+        });
+        /** @description A boiler or pressure vessel. */
+        BoilerAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            liabilityLimit: components["schemas"]["MoneyAmount"];
+            /** @enum {string} */
+            thirdPartyLiability: "PROPERTY" | "INJURY";
+            countryOfOrigin: string;
+            model: string;
+            /** @example Spintex Road, Accra */
+            location: string;
+        };
+        /**
+         * BoilerOrPressureVesselPolicyCreate
+         * @description A BOILER_OR_PRESSURE_VESSEL policy; the common policy fields, with boilers or pressure vessels as `assets`.
+         */
+        BoilerOrPressureVesselPolicyCreate: {
+            /** @constant */
+            policyType: "BOILER_OR_PRESSURE_VESSEL";
+            assets: components["schemas"]["BoilerAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BOILER_OR_PRESSURE_VESSEL";
+        });
+        /** @description A building or its contents, for home and burglary cover. */
+        HomeAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            coverType?: string;
+            /** @enum {string} */
+            usage: "PRIVATE" | "COMMERCIAL" | "THIRD_PARTY_LIABILITY";
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            /** @example Spintex Road, Accra */
+            location: string;
+        };
+        /**
+         * BurglaryPolicyCreate
+         * @description A BURGLARY policy; the common policy fields, with premises as `assets`.
+         */
+        BurglaryPolicyCreate: {
+            /** @constant */
+            policyType: "BURGLARY";
+            assets: components["schemas"]["HomeAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BURGLARY";
+        });
+        /** @description Lost income after damage, for an indemnity period. */
+        BusinessInterruptionAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @enum {string} */
+            extension: "SUPPLIERS" | "CUSTOMERS";
+            /** @example Spintex Road, Accra */
+            location: string;
+            /** @description In days. */
+            indemnityPeriod: number;
+        };
+        /**
+         * BusinessInterruptionPolicyCreate
+         * @description A BUSINESS_INTERRUPTION policy; the common policy fields, with businesses as `assets`.
+         */
+        BusinessInterruptionPolicyCreate: {
+            /** @constant */
+            policyType: "BUSINESS_INTERRUPTION";
+            assets: components["schemas"]["BusinessInterruptionAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "BUSINESS_INTERRUPTION";
+        });
+        /** @description Money kept in a safe. */
+        CashInSafeAsset: {
+            /**
+             * @description Which money cover this asset is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            cover: "CASH_IN_SAFE";
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @example Spintex Road, Accra */
+            location?: string;
+            estimatedAnnualAmount?: components["schemas"]["MoneyAmount"];
+        };
+        /** @description Money carried between premises and the bank. */
+        CashInTransitAsset: {
+            /**
+             * @description Which money cover this asset is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            cover: "CASH_IN_TRANSIT";
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @example Spintex Road, Accra */
+            location: string;
+            limitPerTransit: components["schemas"]["MoneyAmount"];
+            estimatedAnnualAmount: components["schemas"]["MoneyAmount"];
+        };
+        /** @description Money on the premises, insured against hold-up. */
+        HoldUpAsset: {
+            /**
+             * @description Which money cover this asset is. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            cover: "HOLD_UP";
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @example Spintex Road, Accra */
+            location: string;
+            estimatedAnnualAmount: components["schemas"]["MoneyAmount"];
+        };
+        /** @description One money cover of a MONEY policy, chosen by `cover`. */
+        MoneyAsset: components["schemas"]["CashInSafeAsset"] | components["schemas"]["CashInTransitAsset"] | components["schemas"]["HoldUpAsset"];
+        /**
+         * MoneyPolicyCreate
+         * @description A MONEY policy; the common policy fields, with money covers (cash in safe, cash in transit, hold-up, chosen by each asset's `cover`) as `assets`.
+         */
+        MoneyPolicyCreate: {
+            /** @constant */
+            policyType: "MONEY";
+            assets: components["schemas"]["MoneyAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "MONEY";
+        });
+        /** @description A director or officer insured. */
+        DirectorsOfficersAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            directorName: string;
+            professionalQualification: string;
+            /**
+             * Format: date
+             * @description Not in the future.
+             */
+            dateAppointed: string;
+            /** @description Not later than the current year. */
+            yearOfQualification: number;
+            indemnityPerClaim: components["schemas"]["MoneyAmount"];
+            aggregateLimit: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * DirectorsOfficersLiabilityPolicyCreate
+         * @description A DIRECTORS_OFFICERS_LIABILITY policy; the common policy fields, with directors and officers as `assets`.
+         */
+        DirectorsOfficersLiabilityPolicyCreate: {
+            /** @constant */
+            policyType: "DIRECTORS_OFFICERS_LIABILITY";
+            assets: components["schemas"]["DirectorsOfficersAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "DIRECTORS_OFFICERS_LIABILITY";
+        });
+        /**
+         * @description The kind of work the insured staff do.
+         * @enum {string}
+         */
+        StaffCategory: "CLERICAL_STAFF" | "NON_CLERICAL_STAFF";
+        /** @description Fidelity guarantee or electronic equipment cover. */
+        GenericLiabilityAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @example Spintex Road, Accra */
+            location?: string;
+            staffCategory?: components["schemas"]["StaffCategory"];
+            liabilityLimit?: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * ElectronicEquipmentPolicyCreate
+         * @description An ELECTRONIC_EQUIPMENT policy; the common policy fields, with equipment as `assets`.
+         */
+        ElectronicEquipmentPolicyCreate: {
+            /** @constant */
+            policyType: "ELECTRONIC_EQUIPMENT";
+            assets: components["schemas"]["GenericLiabilityAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "ELECTRONIC_EQUIPMENT";
+        });
+        /** @description What is insured, for the policy types with no shape of their own. */
+        GenericAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            /** @description Falls back to the policy's, then the product's cover type. */
+            coverType?: string;
+            usage: string;
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+        };
+        /**
+         * EmployersLiabilityPolicyCreate
+         * @description An EMPLOYERS_LIABILITY policy; the common policy fields, with risks as `assets`.
+         */
+        EmployersLiabilityPolicyCreate: {
+            /** @constant */
+            policyType: "EMPLOYERS_LIABILITY";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "EMPLOYERS_LIABILITY";
+        });
+        /** @description A project being erected, with its testing period. */
+        ErectionAllRiskAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @example Spintex Road, Accra */
+            location?: string;
+            projectName?: string;
+            contractorsName?: string;
+            principalName?: string;
+            machinery?: string;
+            liabilityLimit?: components["schemas"]["MoneyAmount"];
+            /** @enum {string} */
+            thirdPartyLiability?: "PROPERTY" | "INJURY";
+            /** Format: date */
+            constructionStartDate?: string;
+            /** Format: date */
+            constructionEndDate?: string;
+            /** Format: date */
+            testingStartDate?: string;
+            /** Format: date */
+            testingEndDate?: string;
+        };
+        /**
+         * ErectionAllRisksPolicyCreate
+         * @description An ERECTION_ALL_RISKS policy; the common policy fields, with projects as `assets`.
+         */
+        ErectionAllRisksPolicyCreate: {
+            /** @constant */
+            policyType: "ERECTION_ALL_RISKS";
+            assets: components["schemas"]["ErectionAllRiskAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "ERECTION_ALL_RISKS";
+        });
+        /** @description A construction contract; priced on `contractSum`. */
+        ContractorsAllRiskAsset: {
+            machineryDescription?: string;
+            thirdPartyLiabilityDescription?: string;
+            /** @example Spintex Road, Accra */
+            location: string;
+            /** @description Annual value of the contractor's machinery on site. */
+            machinery: number;
+            contractSum: components["schemas"]["MoneyAmount"];
+            thirdPartyLiabilitySumInsured: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * ContractorsAllRisksPolicyCreate
+         * @description A CONTRACTORS_ALL_RISKS policy; the common policy fields, with contracts as `assets`.
+         */
+        ContractorsAllRisksPolicyCreate: {
+            /** @constant */
+            policyType: "CONTRACTORS_ALL_RISKS";
+            assets: components["schemas"]["ContractorsAllRiskAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "CONTRACTORS_ALL_RISKS";
+        });
+        /**
+         * FidelityGuaranteePolicyCreate
+         * @description A FIDELITY_GUARANTEE policy; the common policy fields, with staff groups as `assets`.
+         */
+        FidelityGuaranteePolicyCreate: {
+            /** @constant */
+            policyType: "FIDELITY_GUARANTEE";
+            assets: components["schemas"]["GenericLiabilityAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "FIDELITY_GUARANTEE";
+        });
+        /** @description A business's general liability. */
+        GeneralLiabilityAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            limitPerClaim: components["schemas"]["MoneyAmount"];
+            aggregateLimit: components["schemas"]["MoneyAmount"];
+            /** @example Spintex Road, Accra */
+            location: string;
+            insuringExtension: string;
+        };
+        /**
+         * GeneralLiabilityPolicyCreate
+         * @description A GENERAL_LIABILITY policy; the common policy fields, with liabilities as `assets`.
+         */
+        GeneralLiabilityPolicyCreate: {
+            /** @constant */
+            policyType: "GENERAL_LIABILITY";
+            assets: components["schemas"]["GeneralLiabilityAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GENERAL_LIABILITY";
+        });
+        /** @description Goods carried by road, priced on `sumInsured`. */
+        GoodsInTransitAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            from?: string;
+            to?: string;
+            limitPerTransit?: components["schemas"]["MoneyAmount"];
+            /** @enum {string} */
+            type?: "FUEL" | "HAZARDOUS_GOODS" | "LARGE_GOODS_OR_EQUIPMENT" | "ALL_OTHERS";
+        };
+        /**
+         * GoodsInTransitPolicyCreate
+         * @description A GOODS_IN_TRANSIT policy; the common policy fields, with consignments as `assets`.
+         */
+        GoodsInTransitPolicyCreate: {
+            /** @constant */
+            policyType: "GOODS_IN_TRANSIT";
+            assets: components["schemas"]["GoodsInTransitAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GOODS_IN_TRANSIT";
+        });
+        /** @description A member of a group personal accident or group life scheme. */
+        GroupBenefitAsset: {
+            description?: string;
+            staffCategory?: components["schemas"]["StaffCategory"];
+            permanentDisabilityBenefit: components["schemas"]["MoneyAmount"];
+            temporaryDisabilityBenefit: components["schemas"]["MoneyAmount"];
+            medicalExpensesBenefit: components["schemas"]["MoneyAmount"];
+            criticalIllnessBenefit?: components["schemas"]["MoneyAmount"];
+            deathBenefit?: components["schemas"]["MoneyAmount"];
+            /**
+             * Format: date
+             * @description In the past.
+             */
+            dateOfBirth?: string;
+            annualSalary?: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * GroupPersonalAccidentPolicyCreate
+         * @description A GROUP_PERSONAL_ACCIDENT policy; the common policy fields, with members as `assets`.
+         */
+        GroupPersonalAccidentPolicyCreate: {
+            /** @constant */
+            policyType: "GROUP_PERSONAL_ACCIDENT";
+            assets: components["schemas"]["GroupBenefitAsset"][];
+            /** @description The scheme's total sum insured. */
+            sumInsured: number;
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GROUP_PERSONAL_ACCIDENT";
+        });
+        /**
+         * HomePolicyCreate
+         * @description A HOME policy; the common policy fields, with homes as `assets`.
+         */
+        HomePolicyCreate: {
+            /** @constant */
+            policyType: "HOME";
+            assets: components["schemas"]["HomeAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "HOME";
+        });
+        /** @description Cargo on a voyage. */
+        MarineAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            /** @enum {string} */
+            transitType?: "SINGLE_TRANSIT" | "OPEN_COVER";
+            /** @enum {string} */
+            cargoType?: "STEEL" | "PHARMACEUTICAL" | "RICE_SUGAR_OR_GRAIN_PRODUCTS" | "OIL" | "OTHER_CARGO" | "PERSONAL_EFFECTS" | "TRANSSHIPMENT";
+            voyageOrigin?: string;
+            voyageDestination?: string;
+            /** @example ICC (A) */
+            clauseType?: string;
+            amountPerConveyance?: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * MarinePolicyCreate
+         * @description A MARINE policy; the common policy fields, with cargoes as `assets`.
+         */
+        MarinePolicyCreate: {
+            /** @constant */
+            policyType: "MARINE";
+            assets: components["schemas"]["MarineAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "MARINE";
+        });
+        /**
+         * PersonalAccidentPolicyCreate
+         * @description A PERSONAL_ACCIDENT policy; the common policy fields, with risks as `assets`.
+         */
+        PersonalAccidentPolicyCreate: {
+            /** @constant */
+            policyType: "PERSONAL_ACCIDENT";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PERSONAL_ACCIDENT";
+        });
+        /** @description An item of plant, insured against all risks. */
+        PlantAllRiskAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            /** @example Spintex Road, Accra */
+            location?: string;
+            serialNumber?: string;
+        };
+        /**
+         * PlantAllRisksPolicyCreate
+         * @description A PLANT_ALL_RISKS policy; the common policy fields, with items of plant as `assets`.
+         */
+        PlantAllRisksPolicyCreate: {
+            /** @constant */
+            policyType: "PLANT_ALL_RISKS";
+            assets: components["schemas"]["PlantAllRiskAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PLANT_ALL_RISKS";
+        });
+        /** @description A machine insured. */
+        PlantAndMachineryAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            serialNumber: string;
+            /** @example Spintex Road, Accra */
+            location: string;
+            countryOfOrigin: string;
+            /** @description Not later than the current year. */
+            yearOfManufacture: number;
+        };
+        /**
+         * PlantAndMachineryPolicyCreate
+         * @description A PLANT_AND_MACHINERY policy; the common policy fields, with machines as `assets`.
+         */
+        PlantAndMachineryPolicyCreate: {
+            /** @constant */
+            policyType: "PLANT_AND_MACHINERY";
+            assets: components["schemas"]["PlantAndMachineryAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PLANT_AND_MACHINERY";
+        });
+        /** @description A professional practice's liability. */
+        ProfessionalIndemnityAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            limitPerClaim?: components["schemas"]["MoneyAmount"];
+            numberOfProfessionals?: number;
+            aggregateLimit?: components["schemas"]["MoneyAmount"];
+            /** @example Spintex Road, Accra */
+            location?: string;
+            staffCategory?: components["schemas"]["StaffCategory"];
+        };
+        /**
+         * ProfessionalIndemnityPolicyCreate
+         * @description A PROFESSIONAL_INDEMNITY policy; the common policy fields, with practices as `assets`.
+         */
+        ProfessionalIndemnityPolicyCreate: {
+            /** @constant */
+            policyType: "PROFESSIONAL_INDEMNITY";
+            assets: components["schemas"]["ProfessionalIndemnityAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PROFESSIONAL_INDEMNITY";
+        });
+        /**
+         * PropertyDamagePolicyCreate
+         * @description A PROPERTY_DAMAGE policy; the common policy fields, with risks as `assets`.
+         */
+        PropertyDamagePolicyCreate: {
+            /** @constant */
+            policyType: "PROPERTY_DAMAGE";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PROPERTY_DAMAGE";
+        });
+        /** @description Liability to the public. */
+        PublicLiabilityAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            limitPerOccurrence: components["schemas"]["MoneyAmount"];
+            annualLimit: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * PublicLiabilityPolicyCreate
+         * @description A PUBLIC_LIABILITY policy; the common policy fields, with liabilities as `assets`.
+         */
+        PublicLiabilityPolicyCreate: {
+            /** @constant */
+            policyType: "PUBLIC_LIABILITY";
+            assets: components["schemas"]["PublicLiabilityAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PUBLIC_LIABILITY";
+        });
+        /** @description Where the traveller stays. */
+        TravelDestination: {
+            address: string;
+            country: string;
+            city?: string;
+            phoneNumber: string;
+        };
+        /** @description The traveller's passport. */
+        TravelPassport: {
+            passportNumber: string;
+            /**
+             * Format: date
+             * @description After the trip ends.
+             */
+            expiryDate: string;
+            /** Format: date */
+            issueDate?: string;
+        };
+        /** @description Who receives the benefit if the traveller dies. */
+        TravelBeneficiary: {
+            fullName: string;
+            relation: string;
+            phoneNumber: string;
+            description?: string;
+        };
+        /** @description A traveller and the trip. */
+        TravelAsset: {
+            sumInsured: components["schemas"]["MoneyAmount"];
+            description?: string;
+            destination: components["schemas"]["TravelDestination"];
+            embassyAddress: string;
+            occupation?: string;
+            passport: components["schemas"]["TravelPassport"];
+            beneficiary: components["schemas"]["TravelBeneficiary"];
+            fullName: string;
+            medicalCondition?: string;
+            declaration?: string;
+            nationality?: string;
+            age: number;
+            /**
+             * Format: date
+             * @description In the past.
+             */
+            dateOfBirth: string;
+            /** @enum {string} */
+            coverType: "INDIVIDUAL" | "FAMILY" | "COMPANY" | "CHURCH";
+            gender: components["schemas"]["Gender"];
+            /**
+             * Format: date
+             * @description Defaults to the policy's `startDate`.
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Defaults to the policy's `endDate`.
+             */
+            endDate?: string;
+        };
+        /**
+         * TravelPolicyCreate
+         * @description A TRAVEL policy; the common policy fields, with travellers as `assets`.
+         */
+        TravelPolicyCreate: {
+            /** @constant */
+            policyType: "TRAVEL";
+            assets: components["schemas"]["TravelAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "TRAVEL";
+        });
+        /**
+         * AviationPolicyCreate
+         * @description An AVIATION policy; the common policy fields, with risks as `assets`.
+         */
+        AviationPolicyCreate: {
+            /** @constant */
+            policyType: "AVIATION";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "AVIATION";
+        });
+        /** @description An employee covered; priced on `estimatedAnnualSalary`. */
+        WorkmensCompensationAsset: {
+            description?: string;
+            staffCategory: components["schemas"]["StaffCategory"];
+            employeeNumber: string;
+            /** @enum {string} */
+            relationshipStatus: "SINGLE" | "MARRIED" | "DIVORCED" | "WIDOWED";
+            /**
+             * Format: date
+             * @description In the past.
+             */
+            dateOfBirth: string;
+            estimatedAnnualSalary: components["schemas"]["MoneyAmount"];
+            gender: components["schemas"]["Gender"];
+        };
+        /**
+         * WorkmensCompensationPolicyCreate
+         * @description A WORKMENS_COMPENSATION policy; the common policy fields, with employees as `assets`.
+         */
+        WorkmensCompensationPolicyCreate: {
+            /** @constant */
+            policyType: "WORKMENS_COMPENSATION";
+            assets: components["schemas"]["WorkmensCompensationAsset"][];
+            /** @description The scheme's total sum insured. */
+            sumInsured: number;
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "WORKMENS_COMPENSATION";
+        });
+        /** @description Property insured against fire and allied perils (also all-risks assets). */
+        FireAsset: {
+            sumInsured?: components["schemas"]["MoneyAmount"];
+            description?: string;
+            /** @description Optional; when sent it must equal the server's price for this asset. */
+            premium?: number;
+            /** @example Spintex Road, Accra */
+            location?: string;
+            /** @enum {string} */
+            usage?: "FIRE_AND_ALLIED_PERILS" | "PRIVATE_USAGE" | "COMMERCIAL_USAGE" | "FUEL_OR_GAS_STATION" | "TIMBER_INDUSTRY" | "FOAM_INDUSTRY";
+        };
+        /**
+         * FireAndAlliedPerilsPolicyCreate
+         * @description A FIRE_AND_ALLIED_PERILS policy; the common policy fields, with properties as `assets`.
+         */
+        FireAndAlliedPerilsPolicyCreate: {
+            /** @constant */
+            policyType: "FIRE_AND_ALLIED_PERILS";
+            assets: components["schemas"]["FireAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "FIRE_AND_ALLIED_PERILS";
+        });
+        /**
+         * AssetsAllRisksPolicyCreate
+         * @description An ASSETS_ALL_RISKS policy; the common policy fields, with assets as `assets`.
+         */
+        AssetsAllRisksPolicyCreate: {
+            /** @constant */
+            policyType: "ASSETS_ALL_RISKS";
+            assets: components["schemas"]["FireAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "ASSETS_ALL_RISKS";
+        });
+        /**
+         * AgriculturalPolicyCreate
+         * @description An AGRICULTURAL policy; the common policy fields, with risks as `assets`.
+         */
+        AgriculturalPolicyCreate: {
+            /** @constant */
+            policyType: "AGRICULTURAL";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "AGRICULTURAL";
+        });
+        /**
+         * StockDeteriorationPolicyCreate
+         * @description A STOCK_DETERIORATION policy; the common policy fields, with risks as `assets`.
+         */
+        StockDeteriorationPolicyCreate: {
+            /** @constant */
+            policyType: "STOCK_DETERIORATION";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "STOCK_DETERIORATION";
+        });
+        /**
+         * MotorTradersPolicyCreate
+         * @description A MOTOR_TRADERS policy; the common policy fields, with risks as `assets`.
+         */
+        MotorTradersPolicyCreate: {
+            /** @constant */
+            policyType: "MOTOR_TRADERS";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "MOTOR_TRADERS";
+        });
+        /** @description Who receives a life benefit. */
+        LifeBeneficiary: {
+            /** @enum {string} */
+            type: "CLIENT_ONLY";
+            description?: string;
+        };
+        /** @description A life insured, with the benefits bought; priced on `deathBenefit`. */
+        LifeAsset: {
+            description?: string;
+            staffCategory?: components["schemas"]["StaffCategory"];
+            permanentDisabilityBenefit?: components["schemas"]["MoneyAmount"];
+            temporaryDisabilityBenefit?: components["schemas"]["MoneyAmount"];
+            medicalExpensesBenefit?: components["schemas"]["MoneyAmount"];
+            criticalIllnessBenefit?: components["schemas"]["MoneyAmount"];
+            deathBenefit?: components["schemas"]["MoneyAmount"];
+            /**
+             * Format: date
+             * @description In the past.
+             */
+            dateOfBirth?: string;
+            annualSalary?: components["schemas"]["MoneyAmount"];
+            beneficiaries?: components["schemas"]["LifeBeneficiary"][];
+        };
+        /**
+         * LifePolicyCreate
+         * @description A LIFE policy; the common policy fields, with lives as `assets`.
+         */
+        LifePolicyCreate: {
+            /** @constant */
+            policyType: "LIFE";
+            assets: components["schemas"]["LifeAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "LIFE";
+        });
+        /**
+         * GroupLifePersonalAccidentPolicyCreate
+         * @description A GROUP_LIFE_PERSONAL_ACCIDENT policy; the common policy fields, with members as `assets`.
+         */
+        GroupLifePersonalAccidentPolicyCreate: {
+            /** @constant */
+            policyType: "GROUP_LIFE_PERSONAL_ACCIDENT";
+            assets: components["schemas"]["GroupBenefitAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GROUP_LIFE_PERSONAL_ACCIDENT";
+        });
+        /**
+         * GroupLifePolicyCreate
+         * @description A GROUP_LIFE policy; the common policy fields, with members as `assets`.
+         */
+        GroupLifePolicyCreate: {
+            /** @constant */
+            policyType: "GROUP_LIFE";
+            assets: components["schemas"]["GroupBenefitAsset"][];
+            /** @description The scheme's total sum insured. */
+            sumInsured: number;
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GROUP_LIFE";
+        });
+        /** @description A member covered by a group funeral scheme; priced per member. */
+        GroupFuneralAsset: {
+            description?: string;
+            /** @description Required when `type` is OTHER. */
+            relationship?: string;
+            /** @enum {string} */
+            type: "SPOUSE" | "CHILD" | "FATHER" | "MOTHER" | "MOTHER_IN_LAW" | "FATHER_IN_LAW" | "PARENT" | "IN_LAW" | "OTHER";
+            name: string;
+            /**
+             * Format: date
+             * @description In the past.
+             */
+            dateOfBirth?: string;
+        };
+        /**
+         * GroupFuneralPolicyCreate
+         * @description A GROUP_FUNERAL policy; the common policy fields, with members as `assets`.
+         */
+        GroupFuneralPolicyCreate: {
+            /** @constant */
+            policyType: "GROUP_FUNERAL";
+            assets: components["schemas"]["GroupFuneralAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "GROUP_FUNERAL";
+        });
+        /**
+         * HealthPolicyCreate
+         * @description A HEALTH policy; the common policy fields, with risks as `assets`.
+         */
+        HealthPolicyCreate: {
+            /** @constant */
+            policyType: "HEALTH";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "HEALTH";
+        });
+        /**
+         * PensionPolicyCreate
+         * @description A PENSION policy; the common policy fields, with risks as `assets`.
+         */
+        PensionPolicyCreate: {
+            /** @constant */
+            policyType: "PENSION";
+            assets: components["schemas"]["GenericAsset"][];
+        } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            policyType: "PENSION";
+        });
+        /**
+         * @description A policy of any type, chosen by `policyType`: each type has its own `assets` shape.
+         *     The per-type calls (`POST /client/policies/auto`, ...) take exactly one of these.
+         */
+        PolicyCreateRequest: components["schemas"]["AutoPolicyCreate"] | components["schemas"]["BankersIndemnityPolicyCreate"] | components["schemas"]["BlanketBondPolicyCreate"] | components["schemas"]["BondsPolicyCreate"] | components["schemas"]["BoilerOrPressureVesselPolicyCreate"] | components["schemas"]["BurglaryPolicyCreate"] | components["schemas"]["BusinessInterruptionPolicyCreate"] | components["schemas"]["MoneyPolicyCreate"] | components["schemas"]["DirectorsOfficersLiabilityPolicyCreate"] | components["schemas"]["ElectronicEquipmentPolicyCreate"] | components["schemas"]["EmployersLiabilityPolicyCreate"] | components["schemas"]["ErectionAllRisksPolicyCreate"] | components["schemas"]["ContractorsAllRisksPolicyCreate"] | components["schemas"]["FidelityGuaranteePolicyCreate"] | components["schemas"]["GeneralLiabilityPolicyCreate"] | components["schemas"]["GoodsInTransitPolicyCreate"] | components["schemas"]["GroupPersonalAccidentPolicyCreate"] | components["schemas"]["HomePolicyCreate"] | components["schemas"]["MarinePolicyCreate"] | components["schemas"]["PersonalAccidentPolicyCreate"] | components["schemas"]["PlantAllRisksPolicyCreate"] | components["schemas"]["PlantAndMachineryPolicyCreate"] | components["schemas"]["ProfessionalIndemnityPolicyCreate"] | components["schemas"]["PropertyDamagePolicyCreate"] | components["schemas"]["PublicLiabilityPolicyCreate"] | components["schemas"]["TravelPolicyCreate"] | components["schemas"]["AviationPolicyCreate"] | components["schemas"]["WorkmensCompensationPolicyCreate"] | components["schemas"]["FireAndAlliedPerilsPolicyCreate"] | components["schemas"]["AssetsAllRisksPolicyCreate"] | components["schemas"]["AgriculturalPolicyCreate"] | components["schemas"]["StockDeteriorationPolicyCreate"] | components["schemas"]["MotorTradersPolicyCreate"] | components["schemas"]["LifePolicyCreate"] | components["schemas"]["GroupLifePersonalAccidentPolicyCreate"] | components["schemas"]["GroupLifePolicyCreate"] | components["schemas"]["GroupFuneralPolicyCreate"] | components["schemas"]["HealthPolicyCreate"] | components["schemas"]["PensionPolicyCreate"];
+        /** @description One policy. */
+        PolicyResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Policy"];
+        };
+        /** @description A policy type a client can buy, with where to buy it. */
+        PolicyTypeInfo: {
+            policyType: components["schemas"]["PolicyType"];
+            /** @example Auto */
+            name: string;
+            /** @description Name of the asset schema in this document., examples: [MotorAsset] */
+            assetSchema: string;
+            /**
+             * @description The typed create call, else `/client/policies`.
+             * @example /client/policies/auto
+             */
+            createPath: string;
+            /** @description How many products of this type the client can buy now. */
+            productCount: number;
+        };
+        /** @description Every policy type. */
+        PolicyTypeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["PolicyTypeInfo"][];
+        };
+        /**
+         * CashInSafePolicyCreate
+         * @description A MONEY policy; the common policy fields, with money in safes as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
+         */
+        CashInSafePolicyCreate: {
+            /** @constant */
+            policyType: "MONEY";
+            assets: components["schemas"]["CashInSafeAsset"][];
+        } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
+        /**
+         * CashInTransitPolicyCreate
+         * @description A MONEY policy; the common policy fields, with money in transit as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
+         */
+        CashInTransitPolicyCreate: {
+            /** @constant */
+            policyType: "MONEY";
+            assets: components["schemas"]["CashInTransitAsset"][];
+        } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
+        /**
+         * HoldUpPolicyCreate
+         * @description A MONEY policy; the common policy fields, with money on premises as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
+         */
+        HoldUpPolicyCreate: {
+            /** @constant */
+            policyType: "MONEY";
+            assets: components["schemas"]["HoldUpAsset"][];
+        } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
+        /**
+         * @description What a client may change, by state. `notes`, `description`, `groupId` and
+         *     `additionalInformation` may change in any state but `CANCELLED` and `ARCHIVED`. The cover itself
+         *     (`startDate`, `endDate`, `assets`, `coverType`, `fleetDiscountRate`) may change only while the
+         *     policy is `DRAFT` or `PROCESSING` and nothing has been paid: the policy is priced again and its
+         *     invoice follows the new premium. `generateInvoice: true` raises a `DRAFT`'s invoice and makes it
+         *     `PROCESSING`. `assets` replaces the whole list and is checked against the policy type's asset
+         *     shape.
+         */
+        PolicyUpdate: {
+            notes?: string | null;
+            description?: string | null;
+            groupId?: string | null;
+            additionalInformation?: {
+                formSerialNumber?: string;
+            };
+            /** Format: date */
+            startDate?: string;
+            /** Format: date */
+            endDate?: string;
+            coverType?: string | null;
+            /** @description AUTO policies only. */
+            fleetDiscountRate?: number | null;
+            /**
+             * @description Raise the invoice of a DRAFT policy.
+             * @constant
+             */
+            generateInvoice?: true;
+            assets?: Record<string, never>[];
+        };
+        /**
+         * @description Optional changes for the renewal. Left out, the new policy starts the day after the old one ends,
+         *     runs as long, keeps the assets and raises its invoice.
+         */
+        PolicyRenewal: {
+            /**
+             * Format: date
+             * @description Defaults to the day after the old policy's `endDate` (or today, if that has passed).
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Defaults to keep the old policy's term.
+             */
+            endDate?: string;
+            /** @default true */
+            generateInvoice: boolean;
+            notes?: string;
+            /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
+            assets?: Record<string, never>[];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -2070,6 +4202,77 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The policy was created, numbered and priced; with `generateInvoice` (the default) its invoice was
+         *     raised in the same transaction and the policy is `PROCESSING`, otherwise it is a `DRAFT`. The
+         *     example shows a motor policy; every type answers the same shape.
+         */
+        PolicyCreated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PolicyResponse"];
+            };
+        };
+        /**
+         * @description The body breaks a rule of its policy type (a required field, a bound, an enum, a conditional
+         *     rule) or a domain rule (dates, years, the product, the currency, renewal references); `message`
+         *     names the field.
+         */
+        PolicyBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `oldPolicyId` names no policy of the signed-in client (another client's or tenant's policy answers this too). */
+        RenewedPolicyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The policy named in `oldPolicyId` has already been renewed. */
+        PolicyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A `premium` was sent (for the policy or an asset) that is not the server's price; `message` gives the price. */
+        PremiumMismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The id in the path is not a UUID. */
+        BadId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The signed-in client has no policy with this id (another client's or another tenant's policy answers this too). */
+        PolicyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2126,9 +4329,63 @@ export interface components {
         DocumentId: string;
         /**
          * @description The product's id.
-         * @example 5b8f3c1e-2a4d-4e6f-8a1b-3c5d7e9f1a2b
+         * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
          */
         ProductId: string;
+        /**
+         * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+         * @example [
+         *       "01-12-2026",
+         *       "31-12-2026"
+         *     ]
+         */
+        PolicyStartDateRange: string[];
+        /**
+         * @description Policies whose `endDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+         * @example [
+         *       "01-11-2027",
+         *       "30-11-2027"
+         *     ]
+         */
+        PolicyEndDateRange: string[];
+        /** @description Policies of this client. A client sees only its own, so another id matches nothing. */
+        PolicyClientIdQuery: string;
+        /** @description Policies whose originating staff member's name contains this text (case-insensitive). Client-created policies have none. */
+        PolicyStaffNameQuery: string;
+        /** @description Policies credited to this staff member. */
+        PolicyStaffIdQuery: string;
+        /**
+         * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+         * @example POL-0012
+         */
+        PolicyNoQuery: string;
+        /** @description Policies whose client's full or company name contains this text (case-insensitive). */
+        PolicyClientNameQuery: string;
+        /**
+         * @description Policies whose insurer's name contains this text (case-insensitive).
+         * @example Gold Coast
+         */
+        PolicyInsurerNameQuery: string;
+        /** @description Policies whose product's name contains this text (case-insensitive). */
+        PolicyProductNameQuery: string;
+        /** @description Policies sold under this product. */
+        PolicyProductIdQuery: string;
+        /**
+         * @description Policies in this state.
+         * @example ACTIVE
+         */
+        PolicyStateQuery: components["schemas"]["PolicyState"];
+        /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+        ExportFormat: "excel";
+        /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+        UsePagination: boolean;
+        /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
+        PolicyAssetsFlag: boolean;
+        /**
+         * @description The policy's id.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PolicyId: string;
     };
     requestBodies: never;
     headers: never;
@@ -3442,7 +5699,7 @@ export interface operations {
             path: {
                 /**
                  * @description The product's id.
-                 * @example 5b8f3c1e-2a4d-4e6f-8a1b-3c5d7e9f1a2b
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
                  */
                 id: components["parameters"]["ProductId"];
             };
@@ -3462,6 +5719,855 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+                 * @example [
+                 *       "01-12-2026",
+                 *       "31-12-2026"
+                 *     ]
+                 */
+                "startDate[]"?: components["parameters"]["PolicyStartDateRange"];
+                /**
+                 * @description Policies whose `endDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+                 * @example [
+                 *       "01-11-2027",
+                 *       "30-11-2027"
+                 *     ]
+                 */
+                "endDate[]"?: components["parameters"]["PolicyEndDateRange"];
+                /** @description Policies of this client. A client sees only its own, so another id matches nothing. */
+                clientId?: components["parameters"]["PolicyClientIdQuery"];
+                /** @description Policies whose originating staff member's name contains this text (case-insensitive). Client-created policies have none. */
+                staffName?: components["parameters"]["PolicyStaffNameQuery"];
+                /** @description Policies credited to this staff member. */
+                staffId?: components["parameters"]["PolicyStaffIdQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /** @description Policies whose client's full or company name contains this text (case-insensitive). */
+                clientName?: components["parameters"]["PolicyClientNameQuery"];
+                /**
+                 * @description Policies whose insurer's name contains this text (case-insensitive).
+                 * @example Gold Coast
+                 */
+                insurerName?: components["parameters"]["PolicyInsurerNameQuery"];
+                /** @description Policies whose product's name contains this text (case-insensitive). */
+                productName?: components["parameters"]["PolicyProductNameQuery"];
+                /** @description Policies sold under this product. */
+                productId?: components["parameters"]["PolicyProductIdQuery"];
+                /**
+                 * @description Policies in this state.
+                 * @example ACTIVE
+                 */
+                state?: components["parameters"]["PolicyStateQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+                /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
+                assets?: components["parameters"]["PolicyAssetsFlag"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the client's policies, or with `format=excel` the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A filter is not valid, or an export lacks `usePagination` or `assets`; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyCreateRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPolicyTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy types, in the enumeration's order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyTypeList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAutoPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createHomePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HomePolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBurglaryPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BurglaryPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMarinePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarinePolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createLifePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifePolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createFireAndAlliedPerilsPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FireAndAlliedPerilsPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAssetsAllRisksPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetsAllRisksPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createErectionAllRisksPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErectionAllRisksPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createContractorsAllRisksPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractorsAllRisksPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createFidelityGuaranteePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FidelityGuaranteePolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createElectronicEquipmentPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ElectronicEquipmentPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCashInSafePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashInSafePolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCashInTransitPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashInTransitPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createHoldUpPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldUpPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createGeneralLiabilityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeneralLiabilityPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDirectorsOfficersLiabilityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectorsOfficersLiabilityPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAdvancePaymentBondPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BondsPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPlantAndMachineryPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantAndMachineryPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBoilerOrPressureVesselPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoilerOrPressureVesselPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBlanketBondPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlanketBondPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBankersIndemnityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankersIndemnityPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createProfessionalIndemnityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfessionalIndemnityPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPublicLiabilityPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicLiabilityPolicyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description A payment has been made on the policy. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description The policy's state or a payment does not allow this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    renewPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PolicyRenewal"];
+            };
+        };
+        responses: {
+            /** @description The renewal policy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description The policy is not in a state that can be renewed, was already renewed, or its product is no longer sold. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

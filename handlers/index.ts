@@ -3,6 +3,7 @@ import { authHandlers } from './auth/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { documentHandlers } from './documents/index.js';
 import { lookupHandlers } from './lookups/index.js';
+import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
 import { systemHandlers } from './system/index.js';
 import type { HandlerMap } from './types.js';
@@ -16,4 +17,5 @@ export const handlers = {
   ...deliveryAddressHandlers,
   ...documentHandlers,
   ...productHandlers,
+  ...policyHandlers,
 } satisfies HandlerMap;

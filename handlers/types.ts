@@ -7,8 +7,13 @@ import type { FileResult, Part as MultipartPart } from '../server/files.js';
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
 
-/** A JSON answer's body, or a FileResult for answers that are files (PDF, images, spreadsheets). */
-type Json<C> = C extends { content: { 'application/json': infer B } } ? B : C extends { content: unknown } ? FileResult : never;
+/**
+ * A JSON answer's body, or a FileResult for answers that are files (PDF, images, spreadsheets);
+ * an answer offered both ways (a list or its export) takes either.
+ */
+type Json<C> = C extends { content: infer Types }
+  ? (Types extends { 'application/json': infer B } ? B : never) | (Exclude<keyof Types, 'application/json'> extends never ? never : FileResult)
+  : never;
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<O> = O extends { responses: infer R }
   ? { [S in keyof R]: S extends SuccessStatus ? (S extends 204 ? void : Json<R[S]>) : never }[keyof R]

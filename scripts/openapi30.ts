@@ -94,6 +94,19 @@ function fixUp(doc: Obj): string[] {
       delete schema.const;
       notes.push(`${where}: const -> one-value enum`);
     }
+    // if/then/else state validation rules only (a motor asset's conditional requirements): 3.0 has
+    // no form for them, and generated types do not depend on them. The server still enforces them.
+    if ('if' in schema || 'then' in schema || 'else' in schema) {
+      delete schema.if; delete schema.then; delete schema.else;
+      notes.push(`${where}: if/then/else dropped (validation only)`);
+    }
+    if (Array.isArray(schema.allOf)) {
+      const kept = schema.allOf.filter((branch) => !(isObj(branch) && Object.keys(branch).length === 0) && !(isObj(branch) && ['if', 'then', 'else'].some((k) => k in branch) && Object.keys(branch).every((k) => ['if', 'then', 'else'].includes(k))));
+      if (kept.length !== schema.allOf.length) {
+        if (kept.length) schema.allOf = kept; else delete schema.allOf;
+        notes.push(`${where}: conditional-only allOf branches dropped (validation only)`);
+      }
+    }
     // The converter handles [x, 'null'] only; a wider type list has no 3.0 form the generator types.
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== 'null');

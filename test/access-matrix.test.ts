@@ -9,7 +9,7 @@ import { fuzzContext, ResourceFactory, successSchema } from './fuzz/resources.js
 import { answersResourceId, deref, pathParamNames, type Operation } from './fuzz/spec.js';
 import { syntheticDoc, syntheticTarget } from './fuzz/synthetic.js';
 import { harnessTarget, type Target } from './fuzz/target.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { createHarness, EXAMPLES_DAY, type Harness } from './helpers/harness.js';
 
 /**
  * The access matrix, generated from the contract (test/fuzz/access.ts): client A of tenant 1 owns
@@ -33,6 +33,7 @@ let markers: string[];
 
 beforeAll(async () => {
   h = await createHarness();
+  h.clock.set(EXAMPLES_DAY); // the contract's example policies start after it
   target = harnessTarget(h);
   parties = await makeParties(target);
   factory = new ResourceFactory(ctx, target, SEED);
@@ -41,7 +42,7 @@ beforeAll(async () => {
     if (op.security === 'bearer') await factory.create(op, parties.a);
   }
   markers = [parties.a.id, parties.a.username, ...factory.created.map((made) => made.id)];
-});
+}, 120_000); // one of every resource, through every create call
 afterAll(async () => { await h.close(); });
 
 describe('operations that take an id (a path parameter or a body field named *Id)', () => {
@@ -75,6 +76,10 @@ const NOT_DRIVEN: Record<string, string> = {
   // Documents are created by a multipart upload, which the request generator does not build.
   downloadDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
   deleteDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
+  // Policy creates name a product (tenant data, not a client's) and, for renewals, an old policy the
+  // generated bodies never carry.
+  ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
+    'test/policies.test.ts: "answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it"'])),
 };
 
 describe('list operations show no row of client A to client B or to tenant 2', () => {

@@ -10,7 +10,7 @@ import { deref, type Operation } from './fuzz/spec.js';
 import { syntheticDoc, syntheticTarget } from './fuzz/synthetic.js';
 import { harnessTarget, type Target } from './fuzz/target.js';
 import { individualBody } from './helpers/clients.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { createHarness, EXAMPLES_DAY, type Harness } from './helpers/harness.js';
 
 /**
  * Contract fuzzing: every operation of generated/openapi.json gets valid and invalid requests built
@@ -42,6 +42,7 @@ let remaining = ctx.ops.length;
 
 beforeAll(async () => {
   h = await createHarness();
+  h.clock.set(EXAMPLES_DAY); // the contract's example policies start after it
   target = harnessTarget(h);
   suiteDeadline = Date.now() + SECONDS * 1000;
 });

@@ -5,12 +5,17 @@ import type { TenantScope } from '../../server/tenancy.js';
 
 export type ClientAccount = components['schemas']['ClientAccount'];
 
+/** A person's names in order, or a company's name. */
+export function clientFullName(row: Pick<ClientRow, 'type' | 'first_name' | 'other_names' | 'last_name' | 'company_name'>): string {
+  return row.type === 'INDIVIDUAL'
+    ? [row.first_name, row.other_names, row.last_name].filter(Boolean).join(' ')
+    : row.company_name ?? '';
+}
+
 /** Row -> the account as the client sees it (never the password hash). */
 export function toClientAccount(row: ClientRow, now: Date): ClientAccount {
   const born = row.type === 'INDIVIDUAL' ? row.date_of_birth : row.date_of_incorporation;
-  const fullName = row.type === 'INDIVIDUAL'
-    ? [row.first_name, row.other_names, row.last_name].filter(Boolean).join(' ')
-    : row.company_name ?? '';
+  const fullName = clientFullName(row);
   return {
     id: row.id,
     createdAt: row.created_at.toISOString(),

@@ -251,6 +251,123 @@ export interface DocumentsTable {
   updated_at: Timestamp;
 }
 
+export type PolicyState = 'DRAFT' | 'PROCESSING' | 'CANCELLED' | 'AWAITING_DEBIT' | 'ACTIVE' | 'INACTIVE' | 'UNDER_WRITER'
+  | 'ACCOUNT_RECEIVABLE' | 'CREDIT_CONTROL' | 'COMPLETE' | 'DECLINED' | 'EXPIRED' | 'ARCHIVED';
+
+export interface TenantSequencesTable {
+  tenant_id: string;
+  name: string;
+  last_value: ColumnType<string, string | number, string | number>;
+}
+
+export interface PoliciesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_no: string;
+  client_id: string;
+  product_id: string;
+  policy_type: string;
+  state: PolicyState;
+  coverage_type: string | null;
+  cover_type: string | null;
+  business_type: 'NEW_BUSINESS' | 'CROSS_SELLING' | 'RENEWAL' | 'EXTENSION';
+  business_category: 'LOCAL' | 'GLOBAL';
+  currency: string;
+  exchange_rate: Numeric;
+  premium: Numeric;
+  sum_insured: ColumnType<string | null, string | number | null, string | number | null>;
+  fleet_discount_rate: ColumnType<string | null, string | number | null, string | number | null>;
+  premium_breakdown: Json<unknown>;
+  start_date: PlainDate;
+  end_date: PlainDate;
+  generate_invoice: boolean;
+  old_policy_id: string | null;
+  notes: string | null;
+  description: string | null;
+  additional_information: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  group_id: string | null;
+  created_by_staff_id: string | null;
+  originating_staff_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface PolicyAssetsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_id: string;
+  position: number;
+  details: Json<Record<string, unknown>>;
+  sum_insured: ColumnType<string | null, string | number | null, string | number | null>;
+  premium: Numeric;
+}
+
+export interface PolicyStateChangesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_id: string;
+  from_state: PolicyState | null;
+  to_state: PolicyState;
+  actor_kind: 'client' | 'staff' | 'system';
+  actor_id: string | null;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
+export interface InvoicesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  invoice_no: string;
+  policy_id: string;
+  client_id: string;
+  currency: string;
+  exchange_rate: Numeric;
+  amount: Numeric;
+  converted_amount: Numeric;
+  description: string | null;
+  invoice_date: PlainDate;
+  created_by_staff_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type TransactionStatus = 'PENDING_PAYMENT' | 'PENDING_APPROVAL' | 'PENDING_VERIFICATION' | 'VERIFIED' | 'APPROVED'
+  | 'CANCELLED' | 'REJECTED' | 'ERROR';
+
+export interface TransactionsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  transaction_no: string;
+  invoice_id: string;
+  policy_id: string;
+  client_id: string;
+  payment_method: 'ONLINE' | 'MOBILE_MONEY' | 'CASH' | 'CHEQUE' | 'BANK_TRANSFER' | 'UNSPECIFIED';
+  status: TransactionStatus;
+  amount: Numeric;
+  currency: string;
+  exchange_rate: Numeric;
+  converted_amount: Numeric;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface PolicyClosuresTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_id: string;
+  client_id: string;
+  status: Generated<'PENDING_REVIEW' | 'APPROVED' | 'REJECTED'>;
+  reason: string;
+  effective_date: PlainDate;
+  notes: string | null;
+  document_ids: ColumnType<string[], string | undefined, string>;
+  reviewed_by_staff_id: string | null;
+  reviewed_at: Date | null;
+  review_notes: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -270,6 +387,13 @@ export interface Database {
   notifications: NotificationsTable;
   verification_codes: VerificationCodesTable;
   documents: DocumentsTable;
+  tenant_sequences: TenantSequencesTable;
+  policies: PoliciesTable;
+  policy_assets: PolicyAssetsTable;
+  policy_state_changes: PolicyStateChangesTable;
+  invoices: InvoicesTable;
+  transactions: TransactionsTable;
+  policy_closures: PolicyClosuresTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -281,4 +405,5 @@ export type DocumentRow = Selectable<DocumentsTable>;
 
 /** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
-  | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents';
+  | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
+  | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures';

@@ -13,7 +13,7 @@ interface CompanySeed {
 
 interface ProductSeed {
   code: string; name: string; category: string; subCategory: string | null; insurer: string;
-  distribution: 'ONLINE' | 'OFFLINE'; description: string; premiumRates: Record<string, number>; benefits: string[];
+  id: string; distribution: 'ONLINE' | 'OFFLINE'; description: string; premiumRates: Record<string, number>; benefits: string[];
   standardCommission: CommissionRow | null; overriderCommission: CommissionRow | null; otherCommission: CommissionRow | null;
 }
 
@@ -55,7 +55,7 @@ export async function seedSandbox(db: Db, sandboxApiKey: string): Promise<{ tena
     for (const product of products) {
       const insurerId = ids.get(product.insurer)!;
       const inserted = await trx.insertInto('products').values({
-        owner_tenant_id: tenantId, insurer_id: insurerId, name: product.name, code: product.code,
+        id: product.id, owner_tenant_id: tenantId, insurer_id: insurerId, name: product.name, code: product.code,
         description: product.description, premium_rates: JSON.stringify(product.premiumRates), category: product.category,
         sub_category: product.subCategory, benefits: JSON.stringify(product.benefits), status: 'ACTIVE',
         distribution: product.distribution, standard_commission: JSON.stringify(product.standardCommission),

@@ -47,7 +47,12 @@ export function checkAnswer(validators: Validators, op: Operation, expect: Expec
   if (answer.body.length) {
     try { parsed = JSON.parse(answer.body); isJson = true; } catch { /* checked below */ }
   }
-  if (declared?.schema) {
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  const declaredOtherType = mediaType !== 'application/json' && declared?.contentTypes.includes(mediaType);
+  if (declaredOtherType) {
+    // A declared non-JSON answer (an export, a file): its type is the contract; its bytes are not JSON.
+    if (!answer.body.length) problems.push(`empty ${mediaType} body`);
+  } else if (declared?.schema) {
     if (!isJson) problems.push(`body is not JSON (content-type ${contentType || 'none'}): ${answer.body.slice(0, 200)}`);
     else {
       if (!/^application\/json/i.test(contentType)) problems.push(`JSON body sent with content-type ${contentType || 'none'}`);

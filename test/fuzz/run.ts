@@ -118,7 +118,7 @@ export async function fuzzOperation(target: Target, op: Operation, options: Fuzz
   };
 
   for (const request of plan) {
-    if (options.deadline && Date.now() > options.deadline) {
+    if (options.deadline && report.sent > 0 && Date.now() > options.deadline) {
       report.notes.push(`time budget reached after ${report.sent} requests of ${plan.length}`);
       break;
     }

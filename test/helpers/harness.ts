@@ -16,7 +16,15 @@ export class TestClock implements Clock {
   private offsetMs = 0;
   now() { return new Date(Date.now() + this.offsetMs); }
   advance(ms: number) { this.offsetMs += ms; }
+  /** Sets the time to `iso` (then it runs on from there). */
+  set(iso: string) { this.offsetMs = Date.parse(iso) - Date.now(); }
 }
+
+/**
+ * The day the contract's examples are written for: their policy dates start after it. Suites that
+ * send the examples as they are (the fuzzer, the access matrix) set their clock to it.
+ */
+export const EXAMPLES_DAY = '2026-11-21T09:00:00Z';
 
 export interface Harness {
   app: FastifyInstance;

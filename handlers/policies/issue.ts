@@ -1,0 +1,152 @@
+import { Decimal } from 'decimal.js';
+import type { components } from '../../generated/api.js';
+import type { HandlerContext } from '../../server/context.js';
+import { badRequest, conflict, notFound } from '../../server/errors.js';
+import { notifyClient } from '../../server/notifications.js';
+import { nextNumber } from '../../server/numbering.js';
+import { initialPolicyState, recordInitialState } from '../../server/states/policy.js';
+import type { TenantScope } from '../../server/tenancy.js';
+import { visibleProducts } from '../products/visible.js';
+import { priceCover } from './reprice.js';
+import { checkTerm, todayOf, type Asset } from './rules.js';
+import { loadPolicy, type Policy } from './view.js';
+
+export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
+
+const money = (value: Decimal.Value) => new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/** The ACTIVE ONLINE product a client may buy, for this policy type, or 400 naming `productId`. */
+export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body') {
+  const product = await visibleProducts(ctx).where('products.id', '=', productId)
+    .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates']).executeTakeFirst();
+  if (!product) throw badRequest(`${root}.productId: no ACTIVE ONLINE product with this id is available`);
+  if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
+  return product;
+}
+
+/** An ACTIVE currency, and an exchange rate of 1 for the tenant's base (default) currency. */
+async function checkCurrency(scope: TenantScope, currency: string, exchangeRate: number) {
+  const row = await scope.db.selectFrom('currencies').select(['code', 'status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  if (!row || row.status !== 'ACTIVE') throw badRequest(`body.currency: ${currency} is not an ACTIVE currency (see GET /currencies)`);
+  if (row.is_default && exchangeRate !== 1) throw badRequest(`body.exchangeRate must be 1 for ${currency}, the base currency`);
+}
+
+/** The policy a renewal names: the client's own, of the same type, and not renewed yet. */
+async function checkRenewal(scope: TenantScope, body: PolicyCreateRequest, clientId: string) {
+  if (body.oldPolicyId === undefined) return;
+  // Another client's policy is as unknown as one that never existed: 404, like a path id.
+  const old = await scope.selectFrom('policies').select(['id', 'policy_no', 'policy_type'])
+    .where('id', '=', body.oldPolicyId).where('client_id', '=', clientId).executeTakeFirst();
+  if (!old) throw notFound('Policy');
+  if (body.businessType !== 'RENEWAL') throw badRequest('body.oldPolicyId is only allowed when body.businessType is RENEWAL');
+  if (old.policy_type !== body.policyType) throw badRequest(`body.oldPolicyId: policy ${old.policy_no} is ${old.policy_type} cover, not ${body.policyType}`);
+  await assertNotRenewed(scope, old);
+}
+
+export async function assertNotRenewed(scope: TenantScope, old: { id: string; policy_no: string }) {
+  const renewal = await scope.selectFrom('policies').select('policy_no').where('old_policy_id', '=', old.id).executeTakeFirst();
+  if (renewal) throw conflict(`Policy ${old.policy_no} has already been renewed by ${renewal.policy_no}`, 'ALREADY_RENEWED');
+}
+
+/** Raises a policy's invoice (amount = premium) inside the caller's transaction. */
+export async function raiseInvoice(scope: TenantScope, policy: { id: string; clientId: string; policyNo: string; currency: string;
+  exchangeRate: Decimal.Value; premium: Decimal.Value }, today: string, at: Date) {
+  await scope.insertInto('invoices', {
+    invoice_no: await nextNumber(scope, 'INV'),
+    policy_id: policy.id,
+    client_id: policy.clientId,
+    currency: policy.currency,
+    exchange_rate: new Decimal(policy.exchangeRate).toString(),
+    amount: money(policy.premium).toFixed(2),
+    converted_amount: money(new Decimal(policy.premium).mul(policy.exchangeRate)).toFixed(2),
+    description: `Premium for policy ${policy.policyNo}`,
+    invoice_date: today,
+    created_at: at,
+    updated_at: at,
+  }).execute();
+}
+
+/**
+ * Creates a policy for the signed-in client from a create body (any policy type): checks what the
+ * schema cannot, prices it, numbers it, and writes the policy, its assets, its first state, its
+ * invoice and the client's notification in one transaction.
+ */
+export async function issuePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest): Promise<Policy> {
+  if (body.policyNo !== undefined) throw badRequest('body.policyNo is assigned by the server; leave it out');
+  if (body.originatingStaffId !== undefined) throw badRequest('body.originatingStaffId can only be set by staff; leave it out');
+  if (body.clientId !== undefined && body.clientId !== clientId) throw badRequest('body.clientId: a client can only create policies for itself');
+  const now = ctx.clock.now();
+  const today = todayOf(now);
+  checkTerm(body.startDate, body.endDate, today);
+  const exchangeRate = body.exchangeRate ?? 1;
+  const generateInvoice = body.generateInvoice ?? true;
+  const fleetDiscountRate = 'fleetDiscountRate' in body ? body.fleetDiscountRate ?? null : null;
+
+  const product = await sellableProduct(ctx, body.productId, body.policyType);
+  await checkCurrency(ctx.scope, body.currency, exchangeRate);
+  const { assets, rating, columns } = priceCover({
+    policyType: body.policyType, premiumRates: product.premium_rates, currency: body.currency,
+    startDate: body.startDate, endDate: body.endDate, fleetDiscountRate,
+    schemeSumInsured: 'sumInsured' in body ? body.sumInsured : undefined,
+    assets: body.assets as Asset[], quotedPremium: body.premium,
+  }, today);
+
+  const id = await ctx.scope.transaction(async (scope) => {
+    await checkRenewal(scope, body, clientId);
+    const policyNo = await nextNumber(scope, 'POL');
+    const state = initialPolicyState(generateInvoice);
+    const policy = await scope.insertInto('policies', {
+      policy_no: policyNo,
+      client_id: clientId,
+      product_id: product.id,
+      policy_type: body.policyType,
+      state,
+      coverage_type: body.coverageType ?? product.sub_category ?? product.category,
+      cover_type: body.coverType ?? null,
+      business_type: body.businessType,
+      business_category: body.businessCategory ?? 'LOCAL',
+      currency: body.currency,
+      exchange_rate: exchangeRate,
+      ...columns,
+      fleet_discount_rate: fleetDiscountRate,
+      start_date: body.startDate,
+      end_date: body.endDate,
+      generate_invoice: generateInvoice,
+      old_policy_id: body.oldPolicyId ?? null,
+      notes: body.notes ?? null,
+      description: body.description ?? null,
+      additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
+      group_id: body.groupId ?? null,
+      created_by_staff_id: null,
+      originating_staff_id: null,
+      created_at: now,
+      updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    await writeAssets(scope, policy.id, assets, rating.assetPremiums);
+    await recordInitialState(scope, policy.id, state, { by: 'client', id: clientId }, now);
+    if (generateInvoice) {
+      await raiseInvoice(scope, { id: policy.id, clientId, policyNo, currency: body.currency, exchangeRate, premium: rating.premium }, today.date, now);
+    }
+    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', clientId).executeTakeFirstOrThrow();
+    await notifyClient(ctx, scope, client, {
+      title: `Policy ${policyNo} created`,
+      body: `Your ${body.policyType.replaceAll('_', ' ').toLowerCase()} policy ${policyNo} costs ${body.currency} ${rating.premium.toFixed(2)}.`
+        + (generateInvoice ? ' Pay its invoice to activate it.' : ' It is a draft until its invoice is raised.'),
+      entity: { name: 'policy', id: policy.id },
+    });
+    return policy.id;
+  });
+  return loadPolicy(ctx.scope, id, clientId);
+}
+
+/** Replaces a policy's assets with these, priced. */
+export async function writeAssets(scope: TenantScope, policyId: string, assets: Asset[], premiums: Decimal[]) {
+  await scope.deleteFrom('policy_assets').where('policy_id', '=', policyId).execute();
+  await scope.insertInto('policy_assets', assets.map((asset, position) => ({
+    policy_id: policyId,
+    position,
+    details: JSON.stringify(asset),
+    sum_insured: typeof asset.sumInsured === 'number' ? asset.sumInsured : null,
+    premium: premiums[position].toFixed(2),
+  }))).execute();
+}

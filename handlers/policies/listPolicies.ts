@@ -1,0 +1,126 @@
+import { isValid, parse } from 'date-fns';
+import { sql } from 'kysely';
+import { streamWorkbook, type Column } from '../../server/export/xlsx.js';
+import { badRequest } from '../../server/errors.js';
+import { pageOf, paginate } from '../../server/pagination.js';
+import { clientId } from '../auth/session.js';
+import { containsPattern } from '../lookups/filters.js';
+import type { Handler, HandlerRequest } from '../types.js';
+import { assetsOf, selectPolicyRows, toPolicy, type Policy, type PolicyAsset } from './view.js';
+
+type Query = HandlerRequest<'listPolicies'>['query'];
+
+/** At most this many rows answer one unpaged JSON list; an export has no limit. */
+const UNPAGED_LIMIT = 10_000;
+const EXPORT_BATCH = 1_000;
+
+/** `YYYY-MM-DD` or day-month-year `DD-MM-YYYY` -> `YYYY-MM-DD`, or 400 naming the parameter. */
+function isoDate(value: string, where: string): string {
+  const parsed = /^\d{4}-/.test(value) ? parse(value, 'yyyy-MM-dd', new Date(0)) : parse(value, 'dd-MM-yyyy', new Date(0));
+  if (!isValid(parsed)) throw badRequest(`${where} is not a real date: ${value}`);
+  return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
+}
+function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
+  if (!values) return undefined;
+  const [from, to] = values.map((value, i) => isoDate(value, `query.${name}[${i}]`));
+  if (to !== undefined && to < from) throw badRequest(`query.${name}[1] must not be before query.${name}[0]`);
+  return [from, to];
+}
+
+/** The client's policies matching every filter given (unordered, unpaged). */
+function filtered(scope: Parameters<typeof selectPolicyRows>[0], owner: string, query: Query) {
+  const starts = dateRange(query['startDate[]'], 'startDate');
+  const ends = dateRange(query['endDate[]'], 'endDate');
+  const clientName = sql`coalesce(client.company_name, concat_ws(' ', client.first_name, client.other_names, client.last_name))`;
+  return selectPolicyRows(scope)
+    .where('policies.client_id', '=', owner)
+    .$if(query.clientId !== undefined, (qb) => qb.where('policies.client_id', '=', query.clientId!))
+    .$if(query.staffId !== undefined, (qb) => qb.where('policies.originating_staff_id', '=', query.staffId!))
+    // Staff names live with staff accounts; a policy with no originating staff matches no name.
+    .$if(query.staffName !== undefined, (qb) => qb.where('policies.originating_staff_id', 'is not', null).where(sql<boolean>`false`))
+    .$if(query.policyNo !== undefined, (qb) => qb.where('policies.policy_no', 'ilike', containsPattern(query.policyNo!)))
+    .$if(query.clientName !== undefined, (qb) => qb.where(sql<boolean>`${clientName} ilike ${containsPattern(query.clientName!)}`))
+    .$if(query.insurerName !== undefined, (qb) => qb.where('insurer.name', 'ilike', containsPattern(query.insurerName!)))
+    .$if(query.productName !== undefined, (qb) => qb.where('product.name', 'ilike', containsPattern(query.productName!)))
+    .$if(query.productId !== undefined, (qb) => qb.where('policies.product_id', '=', query.productId!))
+    .$if(query.state !== undefined, (qb) => qb.where('policies.state', '=', query.state!))
+    .$if(starts !== undefined, (qb) => qb.where('policies.start_date', '>=', starts![0]))
+    .$if(starts?.[1] !== undefined, (qb) => qb.where('policies.start_date', '<=', starts![1]!))
+    .$if(ends !== undefined, (qb) => qb.where('policies.end_date', '>=', ends![0]))
+    .$if(ends?.[1] !== undefined, (qb) => qb.where('policies.end_date', '<=', ends![1]!));
+}
+
+/**
+ * The signed-in client's policies, newest first: a page, every row (`usePagination=false`), or
+ * an .xlsx export of either (`format=excel`, one row per policy or per asset).
+ */
+export const listPolicies: Handler<'listPolicies'> = async (ctx, req) => {
+  const query = req.query;
+  if (query.format === 'excel') {
+    if (query.usePagination === undefined) throw badRequest('query.usePagination is required with format=excel');
+    if (query.assets === undefined) throw badRequest('query.assets is required with format=excel');
+  }
+  const usePagination = query.usePagination ?? true;
+  const withAssets = query.assets ?? false;
+  const owner = clientId(ctx);
+  const matching = filtered(ctx.scope, owner, query);
+  const counted = ctx.scope.selectFrom('policies').where('policies.id', 'in', matching.clearSelect().select('policies.id'));
+  const { itemsCount } = (await pageOf(counted, 1, 1)).paginator;
+  const page = usePagination ? query.page! : 1;
+  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
+  const { offset, paginator } = paginate({ page, limit, itemsCount });
+  const ordered = matching.orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
+
+  if (query.format === 'excel') {
+    const batches = async function* () {
+      for (let done = 0; done < limit && offset + done < itemsCount; done += EXPORT_BATCH) {
+        const rows = await ordered.limit(Math.min(EXPORT_BATCH, limit - done)).offset(offset + done).execute();
+        if (rows.length === 0) return;
+        const policies = rows.map((row) => toPolicy(row));
+        if (!withAssets) { yield policies.map((policy) => ({ policy, asset: null })); continue; }
+        const assets = await assetsOf(ctx.scope, rows.map((row) => row.id));
+        yield policies.flatMap((policy) => assets.get(policy.id)!.map((asset) => ({ policy, asset })));
+      }
+    };
+    const date = ctx.clock.now().toISOString().slice(0, 10);
+    return streamWorkbook('Policies', `policies-${date}.xlsx`, exportColumns(withAssets), batches());
+  }
+
+  if (!usePagination && itemsCount > UNPAGED_LIMIT) {
+    throw badRequest(`query.usePagination=false would answer ${itemsCount} policies (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
+  }
+  const rows = await ordered.limit(limit).offset(offset).execute();
+  const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
+  return { data: rows.map((row) => toPolicy(row, assets?.get(row.id))), paginator };
+};
+
+interface ExportRow { policy: Policy; asset: PolicyAsset | null }
+
+const ASSET_LABELS = ['registrationNo', 'make', 'model', 'location', 'name', 'description'] as const;
+
+function exportColumns(withAssets: boolean): Column<ExportRow>[] {
+  const columns: Column<ExportRow>[] = [
+    { header: 'Policy No', value: (r) => r.policy.policyNo },
+    { header: 'Policy type', value: (r) => r.policy.policyType },
+    { header: 'State', value: (r) => r.policy.state },
+    { header: 'Client', width: 28, value: (r) => r.policy.client.fullName },
+    { header: 'Product', width: 28, value: (r) => r.policy.product.name },
+    { header: 'Insurer', width: 30, value: (r) => r.policy.product.insurer.name },
+    { header: 'Business type', value: (r) => r.policy.businessType },
+    { header: 'Start date', value: (r) => r.policy.startDate },
+    { header: 'End date', value: (r) => r.policy.endDate },
+    { header: 'Currency', value: (r) => r.policy.currency },
+    { header: 'Premium', value: (r) => r.policy.premium },
+    { header: 'Sum insured', value: (r) => r.policy.sumInsured },
+    { header: 'Invoice No', value: (r) => r.policy.invoice?.invoiceNo ?? null },
+    { header: 'Created at', width: 24, value: (r) => r.policy.createdAt },
+  ];
+  if (!withAssets) return columns;
+  return [
+    ...columns,
+    { header: 'Asset id', width: 38, value: (r) => r.asset?.id ?? null },
+    { header: 'Asset', width: 30, value: (r) => ASSET_LABELS.map((key) => r.asset?.[key]).find((v) => typeof v === 'string') as string ?? null },
+    { header: 'Asset sum insured', value: (r) => (typeof r.asset?.sumInsured === 'number' ? r.asset.sumInsured : null) },
+    { header: 'Asset premium', value: (r) => r.asset?.premium ?? null },
+  ];
+}

@@ -1,0 +1,63 @@
+import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns';
+import { conflict } from '../../server/errors.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from './issue.js';
+import { checkAssetShapes } from './reprice.js';
+import { todayOf, type Asset } from './rules.js';
+import { assetsOf, ownPolicyRow } from './view.js';
+import { SCHEME_SUM_INSURED_TYPES } from './types-catalogue.js';
+
+const RENEWABLE = new Set(['ACTIVE', 'INACTIVE', 'EXPIRED', 'COMPLETE']);
+const iso = (date: Date) => format(date, 'yyyy-MM-dd');
+
+/**
+ * Renews a policy: a RENEWAL policy naming it, same product and type, its assets (or the ones
+ * sent), the next term, priced again; created through the same engine as any new policy.
+ */
+export const renewPolicy: Handler<'renewPolicy'> = async (ctx, req) => {
+  const owner = clientId(ctx);
+  const body = req.body ?? {};
+  const old = await ownPolicyRow(ctx.scope, req.params.id, owner);
+  if (!RENEWABLE.has(old.state)) {
+    throw conflict(`Policy ${old.policy_no} is ${old.state}; only ACTIVE, INACTIVE, EXPIRED or COMPLETE policies can be renewed`, 'NOT_RENEWABLE');
+  }
+  await assertNotRenewed(ctx.scope, old);
+  try {
+    await sellableProduct(ctx, old.product_id, old.policy_type);
+  } catch {
+    throw conflict(`The product of policy ${old.policy_no} is no longer sold; choose another product and create a RENEWAL policy`, 'PRODUCT_UNAVAILABLE');
+  }
+  if (body.assets) checkAssetShapes(old.policy_type, body.assets);
+  const today = todayOf(ctx.clock.now());
+  const next = iso(addDays(parseISO(old.end_date), 1));
+  const startDate = body.startDate ?? (next < today.date ? today.date : next);
+  const termDays = differenceInCalendarDays(parseISO(old.end_date), parseISO(old.start_date));
+  const endDate = body.endDate ?? iso(addDays(parseISO(startDate), termDays));
+  const assets = (body.assets as Asset[] | undefined)
+    ?? (await assetsOf(ctx.scope, [old.id])).get(old.id)!.map(({ id: _id, premium: _premium, ...asset }) => {
+      // An asset's own dates belonged to the old term; the new one's default to the new term.
+      const { startDate: _start, endDate: _end, ...rest } = asset;
+      return rest;
+    });
+
+  const renewal = {
+    policyType: old.policy_type,
+    productId: old.product_id,
+    currency: old.currency,
+    exchangeRate: Number(old.exchange_rate),
+    startDate,
+    endDate,
+    businessType: 'RENEWAL',
+    businessCategory: old.business_category,
+    oldPolicyId: old.id,
+    generateInvoice: body.generateInvoice ?? true,
+    assets,
+    ...(old.cover_type !== null ? { coverType: old.cover_type } : {}),
+    ...(old.group_id !== null ? { groupId: old.group_id } : {}),
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+    ...(old.fleet_discount_rate !== null ? { fleetDiscountRate: Number(old.fleet_discount_rate) } : {}),
+    ...(SCHEME_SUM_INSURED_TYPES.has(old.policy_type) && old.sum_insured !== null ? { sumInsured: Number(old.sum_insured) } : {}),
+  } as PolicyCreateRequest;
+  return { data: await issuePolicy(ctx, owner, renewal) };
+};

@@ -1,0 +1,138 @@
+import { Decimal } from 'decimal.js';
+import { sql } from 'kysely';
+import type { components } from '../../generated/api.js';
+import type { TenantScope } from '../../server/tenancy.js';
+import { notFound } from '../../server/errors.js';
+import { clientFullName } from '../account/client-account.js';
+
+export type Policy = components['schemas']['Policy'];
+export type PolicyAsset = components['schemas']['PolicyAsset'];
+
+/** Statuses of money that was never received: a policy with only these is unpaid. */
+export const UNPAID_STATUSES = ['REJECTED', 'CANCELLED', 'ERROR'] as const;
+
+/**
+ * The tenant's policies with what a Policy shows beside its own columns: client, product and its
+ * insurer, the invoice, and whether anything was paid. Callers add the client filter.
+ */
+export function policyQuery(scope: TenantScope) {
+  return scope.selectFrom('policies')
+    .innerJoin('clients as client', 'client.id', 'policies.client_id')
+    .innerJoin('products as product', 'product.id', 'policies.product_id')
+    .innerJoin('companies as insurer', 'insurer.id', 'product.insurer_id')
+    .leftJoin('invoices as invoice', (join) => join.onRef('invoice.policy_id', '=', 'policies.id').onRef('invoice.tenant_id', '=', 'policies.tenant_id'));
+}
+
+export const policyColumns = [
+  'policies.id', 'policies.policy_no', 'policies.policy_type', 'policies.state', 'policies.coverage_type', 'policies.cover_type',
+  'policies.business_type', 'policies.business_category', 'policies.currency', 'policies.exchange_rate', 'policies.premium',
+  'policies.sum_insured', 'policies.fleet_discount_rate', 'policies.premium_breakdown', 'policies.start_date', 'policies.end_date',
+  'policies.generate_invoice', 'policies.old_policy_id', 'policies.notes', 'policies.description', 'policies.additional_information',
+  'policies.group_id', 'policies.created_by_staff_id', 'policies.originating_staff_id', 'policies.created_at', 'policies.updated_at',
+  'policies.product_id', 'policies.client_id',
+  'client.type as client_type', 'client.first_name as client_first_name', 'client.other_names as client_other_names',
+  'client.last_name as client_last_name', 'client.company_name as client_company_name', 'client.email as client_email',
+  'client.phone_number as client_phone_number',
+  'product.name as product_name', 'product.code as product_code', 'product.category as product_category',
+  'product.premium_rates as product_premium_rates', 'product.status as product_status', 'product.distribution as product_distribution',
+  'product.sub_category as product_sub_category',
+  'insurer.id as insurer_id', 'insurer.name as insurer_name', 'insurer.type as insurer_type', 'insurer.kind as insurer_kind',
+  'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color',
+  'invoice.id as invoice_id', 'invoice.invoice_no', 'invoice.amount as invoice_amount', 'invoice.converted_amount as invoice_converted_amount',
+  'invoice.exchange_rate as invoice_exchange_rate', 'invoice.currency as invoice_currency', 'invoice.invoice_date',
+] as const;
+
+const selectPolicies = (scope: TenantScope) => policyQuery(scope).select(policyColumns)
+  .select((eb) => eb.exists(eb.selectFrom('transactions').select(sql`1`.as('one'))
+    .whereRef('transactions.policy_id', '=', 'policies.id')
+    .whereRef('transactions.tenant_id', '=', 'policies.tenant_id')
+    .where('transactions.status', 'not in', UNPAID_STATUSES)).as('is_paid'));
+/** The policies with every column a Policy needs; add filters, order and paging. */
+export const selectPolicyRows = selectPolicies;
+export type PolicyRow = Awaited<ReturnType<ReturnType<typeof selectPolicies>['executeTakeFirstOrThrow']>>;
+
+const num = (value: string | number) => Number(value);
+const numOrNull = (value: string | number | null) => (value === null ? null : Number(value));
+
+/** Row (and, when asked, its assets) -> Policy. */
+export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
+  return {
+    id: row.id,
+    policyNo: row.policy_no,
+    policyType: row.policy_type as Policy['policyType'],
+    state: row.state,
+    coverageType: row.coverage_type,
+    coverType: row.cover_type,
+    businessType: row.business_type,
+    businessCategory: row.business_category,
+    currency: row.currency,
+    exchangeRate: num(row.exchange_rate),
+    premium: num(row.premium),
+    convertedPremium: new Decimal(row.premium).mul(row.exchange_rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber(),
+    sumInsured: numOrNull(row.sum_insured),
+    startDate: row.start_date,
+    endDate: row.end_date,
+    generateInvoice: row.generate_invoice,
+    oldPolicyId: row.old_policy_id,
+    notes: row.notes,
+    description: row.description,
+    additionalInformation: row.additional_information as Policy['additionalInformation'],
+    groupId: row.group_id,
+    fleetDiscountRate: numOrNull(row.fleet_discount_rate),
+    client: {
+      id: row.client_id,
+      type: row.client_type,
+      fullName: clientFullName({ type: row.client_type, first_name: row.client_first_name, other_names: row.client_other_names,
+        last_name: row.client_last_name, company_name: row.client_company_name }),
+      email: row.client_email,
+      phoneNumber: row.client_phone_number,
+    },
+    product: {
+      id: row.product_id,
+      name: row.product_name,
+      code: row.product_code,
+      category: row.product_category as Policy['product']['category'],
+      insurer: { id: row.insurer_id, name: row.insurer_name, type: row.insurer_type, kind: row.insurer_kind,
+        shortName: row.insurer_short_name, primaryColor: row.insurer_primary_color },
+    },
+    createdBy: null,
+    originatingStaff: null,
+    invoice: row.invoice_id === null ? null : {
+      id: row.invoice_id,
+      invoiceNo: row.invoice_no!,
+      currency: row.invoice_currency!,
+      exchangeRate: num(row.invoice_exchange_rate!),
+      amount: num(row.invoice_amount!),
+      convertedAmount: num(row.invoice_converted_amount!),
+      invoiceDate: row.invoice_date!,
+    },
+    isPaid: Boolean(row.is_paid),
+    premiumBreakdown: row.premium_breakdown as Policy['premiumBreakdown'],
+    ...(assets ? { assets } : {}),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The assets of some policies, in order, keyed by policy id. */
+export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise<Map<string, PolicyAsset[]>> {
+  const byPolicy = new Map<string, PolicyAsset[]>(policyIds.map((id) => [id, []]));
+  if (policyIds.length === 0) return byPolicy;
+  const rows = await scope.selectFrom('policy_assets').select(['id', 'policy_id', 'details', 'premium'])
+    .where('policy_id', 'in', policyIds).orderBy('policy_id').orderBy('position').execute();
+  for (const row of rows) byPolicy.get(row.policy_id)!.push({ ...row.details, id: row.id, premium: Number(row.premium) });
+  return byPolicy;
+}
+
+/** The signed-in client's policy with this id, or 404 (another client's or tenant's id included). */
+export async function ownPolicyRow(scope: TenantScope, id: string, clientId: string): Promise<PolicyRow> {
+  const row = await selectPolicyRows(scope).where('policies.id', '=', id).where('policies.client_id', '=', clientId).executeTakeFirst();
+  if (!row) throw notFound('Policy');
+  return row;
+}
+
+/** One policy as the API answers it, with its assets. */
+export async function loadPolicy(scope: TenantScope, id: string, clientId: string): Promise<Policy> {
+  const row = await ownPolicyRow(scope, id, clientId);
+  return toPolicy(row, (await assetsOf(scope, [row.id])).get(row.id));
+}

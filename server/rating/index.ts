@@ -1,0 +1,112 @@
+import { Decimal } from 'decimal.js';
+import { differenceInCalendarDays, parseISO } from 'date-fns';
+import { rateMotorAsset, type MotorAssetInput } from './motor.js';
+import type { RateLine } from './types.js';
+
+/**
+ * The rating engine: a pure function from a product's `premiumRates`, the policy type, its assets
+ * and its term to the premium with its breakdown. Policies, quotes and cart checkout all price
+ * through `ratePolicy`, so the same cover always costs the same.
+ */
+
+export type { RateLine } from './types.js';
+
+/** An asset lacks what its rating needs; `field` is its path under the asset (e.g. `sumInsured`). */
+export class RatingError extends Error {
+  constructor(readonly assetIndex: number, readonly field: string, message: string) {
+    super(message);
+    this.name = 'RatingError';
+  }
+}
+
+export interface RatingInput {
+  policyType: string;
+  premiumRates: Record<string, number>;
+  assets: Record<string, unknown>[];
+  startDate: string;
+  endDate: string;
+  fleetDiscountRate?: number | null;
+  /** The year "now" is in, for vehicle age. */
+  currentYear: number;
+}
+
+export interface Rating {
+  lines: RateLine[];
+  annualPremium: Decimal;
+  termDays: number;
+  termFactor: Decimal;
+  minimumPremium: Decimal;
+  premium: Decimal;
+  /** Each asset's share of `premium`; they add up to it exactly. */
+  assetPremiums: Decimal[];
+}
+
+/**
+ * What a non-motor asset is rated on, by policy type: the field whose amount the product's `rate`
+ * (percent) applies to. Group funeral is rated per member instead (`ratePerMember`).
+ */
+const BASIS: Record<string, string> = {
+  LIFE: 'deathBenefit',
+  GROUP_PERSONAL_ACCIDENT: 'permanentDisabilityBenefit',
+  GROUP_LIFE_PERSONAL_ACCIDENT: 'permanentDisabilityBenefit',
+  GROUP_LIFE: 'permanentDisabilityBenefit',
+  WORKMENS_COMPENSATION: 'estimatedAnnualSalary',
+  CONTRACTORS_ALL_RISKS: 'contractSum',
+  BONDS: 'bondAmount',
+};
+export const ratingBasis = (policyType: string) => BASIS[policyType] ?? 'sumInsured';
+
+const ROUND = Decimal.ROUND_HALF_UP;
+const money = (value: Decimal) => value.toDecimalPlaces(2, ROUND);
+
+/** Days of cover, both ends included; a year's cover (365 or 366 days) is one full annual premium. */
+export function termOf(startDate: string, endDate: string) {
+  const termDays = differenceInCalendarDays(parseISO(endDate), parseISO(startDate)) + 1;
+  const termFactor = termDays === 365 || termDays === 366 ? new Decimal(1) : new Decimal(termDays).div(365).toDecimalPlaces(6, ROUND);
+  return { termDays, termFactor };
+}
+
+export function ratePolicy(input: RatingInput): Rating {
+  const rates = input.premiumRates;
+  const lines: RateLine[] = [];
+  input.assets.forEach((asset, index) => {
+    if (input.policyType === 'AUTO') {
+      if (asset.coverage !== 'THIRD_PARTY_ONLY' && asset.coverage !== 'MOTORCYCLE_THIRD_PARTY' && asset.sumInsured === undefined) {
+        throw new RatingError(index, 'sumInsured', 'is required to price this cover');
+      }
+      lines.push(...rateMotorAsset(asset as unknown as MotorAssetInput, rates, index, input.currentYear));
+    } else if (input.policyType === 'GROUP_FUNERAL') {
+      const perMember = new Decimal(rates.ratePerMember ?? 0);
+      lines.push({ asset: index, code: 'MEMBER', label: `Member at ${perMember.toFixed(2)}`, rate: null, amount: perMember });
+    } else {
+      const field = ratingBasis(input.policyType);
+      const basis = asset[field];
+      if (typeof basis !== 'number') throw new RatingError(index, field, 'is required to price this cover');
+      const rate = new Decimal(rates.rate ?? 0);
+      lines.push({ asset: index, code: 'BASIC', label: `${rate}% of ${new Decimal(basis).toFixed(2)}`, rate: rate.toNumber(), amount: new Decimal(basis).mul(rate).div(100) });
+    }
+  });
+
+  const assetAnnual = input.assets.map((_, index) => lines.filter((l) => l.asset === index).reduce((sum, l) => sum.plus(l.amount), new Decimal(0)));
+  let annual = assetAnnual.reduce((sum, amount) => sum.plus(amount), new Decimal(0));
+  if (input.fleetDiscountRate) {
+    const discount = annual.mul(input.fleetDiscountRate).div(100);
+    lines.push({ asset: null, code: 'FLEET_DISCOUNT', label: `Fleet discount at ${input.fleetDiscountRate}%`, rate: input.fleetDiscountRate, amount: discount.neg() });
+    annual = annual.minus(discount);
+  }
+  const { termDays, termFactor } = termOf(input.startDate, input.endDate);
+  const minimumPremium = money(new Decimal(rates.minimumPremium ?? 0));
+  const premium = Decimal.max(minimumPremium, money(annual.mul(termFactor)));
+
+  // Shares in proportion to each asset's annual amount; the last takes the rounding remainder.
+  const total = assetAnnual.reduce((sum, amount) => sum.plus(amount), new Decimal(0));
+  const assetPremiums: Decimal[] = [];
+  let given = new Decimal(0);
+  assetAnnual.forEach((amount, index) => {
+    const share = index === assetAnnual.length - 1 ? premium.minus(given)
+      : total.isZero() ? money(premium.div(assetAnnual.length)) : money(premium.mul(amount).div(total));
+    assetPremiums.push(share);
+    given = given.plus(share);
+  });
+  return { lines: lines.map((l) => ({ ...l, amount: money(l.amount) })), annualPremium: money(annual), termDays, termFactor, minimumPremium, premium, assetPremiums };
+}
