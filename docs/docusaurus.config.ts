@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type * as Preset from '@docusaurus/preset-classic';
+import type { Config } from '@docusaurus/types';
+import type * as OpenApiPlugin from 'docusaurus-plugin-openapi-docs';
+import { themes as prismThemes } from 'prism-react-renderer';
+import { apiPageMarkdown, sidebarDocItem } from './src/openapi/generators';
+
+// The contract the per-operation pages are generated from: the bundle `npm run generate` writes in
+// the repository root (committed, drift-checked in CI).
+const SPEC_PATH = '../generated/openapi.json';
+
+// Where /api-reference fetches the live contract from, in the browser. Set API_SPEC_URL when
+// building for another environment; a reader can also point the page elsewhere with ?url=.
+const API_SPEC_URL = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
+const REPO_URL = process.env.DOCS_REPO_URL || 'https://github.com/coverline/coverline-api';
+const SITE_URL = process.env.DOCS_SITE_URL || 'https://developers.coverline.example';
+
+// Hand-written stand-ins for pages the surface map gives to an operation (createPolicy's page is the
+// Create policy category index). Once the operation is in the contract its generated page takes the
+// address and the stand-in is left out of the build.
+const STAND_INS: Record<string, string> = { 'category/create-policy': 'category/create-policy.mdx' };
+const contractSlugs = new Set<string>();
+for (const item of Object.values<Record<string, { 'x-doc-slug'?: string }>>(
+  JSON.parse(readFileSync(path.resolve(__dirname, SPEC_PATH), 'utf8')).paths,
+)) {
+  for (const op of Object.values(item)) if (op && typeof op === 'object' && op['x-doc-slug']) contractSlugs.add(op['x-doc-slug']);
+}
+const replacedStandIns = Object.entries(STAND_INS).filter(([slug]) => contractSlugs.has(slug)).map(([, file]) => file);
+
+const config: Config = {
+  title: 'Coverline Developers',
+  tagline: 'Sell and administer insurance policies through one REST API',
+  favicon: 'img/favicon.svg',
+  url: SITE_URL,
+  baseUrl: '/',
+  organizationName: 'coverline',
+  projectName: 'coverline-api',
+  titleDelimiter: '|',
+  onBrokenLinks: 'warn',
+  onBrokenAnchors: 'warn',
+  markdown: { hooks: { onBrokenMarkdownLinks: 'warn' } },
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+    localeConfigs: { en: { label: 'English', htmlLang: 'en' } },
+  },
+  customFields: { apiSpecUrl: API_SPEC_URL, repoUrl: REPO_URL },
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          sidebarPath: './sidebars.ts',
+          // Renders the generated operation pages (and plain docs like any other doc page).
+          docItemComponent: '@theme/ApiItem',
+          lastVersion: 'current',
+          versions: { current: { label: '2.1.0' } },
+          exclude: replacedStandIns,
+        },
+        blog: {
+          showReadingTime: true,
+          blogSidebarCount: 'ALL',
+          blogSidebarTitle: 'All posts',
+          onInlineTags: 'warn',
+          onInlineAuthors: 'warn',
+          onUntruncatedBlogPosts: 'warn',
+        },
+        theme: { customCss: './src/css/custom.css' },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  plugins: [
+    [
+      'docusaurus-plugin-openapi-docs',
+      {
+        id: 'openapi',
+        docsPluginId: 'classic',
+        config: {
+          coverline: {
+            specPath: SPEC_PATH,
+            outputDir: 'docs/api',
+            // Front matter (the page's address from x-doc-slug) and body of each operation page.
+            template: 'src/openapi/api.mustache',
+            markdownGenerators: { createApiPageMD: apiPageMarkdown },
+            showInfoPage: false,
+            sidebarOptions: { groupPathsBy: 'tag', sidebarGenerators: { createDocItem: sidebarDocItem } },
+          } satisfies OpenApiPlugin.Options,
+        },
+      },
+    ],
+    // swagger-ui-react (the /api-reference page) imports Node's `stream`, which browsers lack.
+    () => ({ name: 'coverline-webpack-fallbacks', configureWebpack: () => ({ resolve: { fallback: { stream: false } } }) }),
+  ],
+
+  themes: [
+    'docusaurus-theme-openapi-docs',
+    [
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexDocs: true,
+        indexBlog: true,
+        indexPages: true,
+        docsRouteBasePath: '/docs',
+        explicitSearchResultPath: true,
+        highlightSearchTermsOnTargetPage: false,
+        searchResultLimits: 10,
+      },
+    ],
+  ],
+
+  themeConfig: {
+    colorMode: { defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: false },
+    announcementBar: {
+      id: 'docs-2-1-0',
+      content:
+        'Coverline docs 2.1.0: every endpoint page has a <b>Send API Request</b> panel that calls the sandbox. <a href="/docs/authentication">Get started with authentication</a>.',
+      isCloseable: true,
+    },
+    docs: { sidebar: { hideable: true, autoCollapseCategories: false } },
+    tableOfContents: { minHeadingLevel: 2, maxHeadingLevel: 3 },
+    navbar: {
+      title: 'Coverline',
+      logo: { alt: 'Coverline', src: 'img/logo.svg' },
+      items: [
+        { type: 'docSidebar', sidebarId: 'docs', position: 'left', label: 'Documentation' },
+        { to: '/markdown-page', label: 'Demo', position: 'left' },
+        { to: '/blog', label: 'Blog', position: 'left' },
+        { to: '/api-reference', label: 'API Reference', position: 'right' },
+        { to: '/faq/', label: 'FAQs', position: 'right' },
+        {
+          type: 'docsVersionDropdown',
+          position: 'right',
+          dropdownItemsAfter: [{ to: '/blog/welcome', label: 'Release notes' }],
+        },
+        { type: 'localeDropdown', position: 'right' },
+        { type: 'search', position: 'right' },
+        { href: REPO_URL, label: 'Source', position: 'right', 'aria-label': 'Source repository' },
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Documentation',
+          items: [
+            { label: 'Introduction', to: '/docs' },
+            { label: 'Authentication', to: '/docs/authentication' },
+            { label: 'API Reference', to: '/api-reference' },
+          ],
+        },
+        {
+          title: 'Help',
+          items: [
+            { label: 'FAQs', to: '/faq/' },
+            { label: 'Developer support', href: 'mailto:developers@coverline.example' },
+          ],
+        },
+        {
+          title: 'More',
+          items: [
+            { label: 'Blog', to: '/blog' },
+            { label: 'Source repository', href: REPO_URL },
+          ],
+        },
+      ],
+      copyright: `Copyright © ${new Date().getFullYear()} Coverline. Built with Docusaurus.`,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      // The languages of the code samples on the operation pages.
+      additionalLanguages: ['bash', 'json', 'ruby', 'csharp', 'php', 'java', 'powershell', 'dart', 'kotlin', 'rust', 'objectivec', 'r', 'swift'],
+    },
+  } satisfies Preset.ThemeConfig,
+};
+
+export default config;

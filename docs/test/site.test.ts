@@ -1,0 +1,254 @@
+/**
+ * The documentation site as a developer uses it: the built site (`npm run docs:build`) served over
+ * HTTP, the API running beside it, Debian's Chromium driving both. Run with `npm run test:docs`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { artifacts, httpGet, launchBrowser, repoDir, serveSite, startApi, type Running } from './support.js';
+
+let site: Running;
+let api: Running & { specUrl: string; output: () => string };
+let browser: Browser;
+let context: BrowserContext;
+/** Requests the current test's pages made to a host other than the site's and the API's. */
+const external: string[] = [];
+
+beforeAll(async () => {
+  site = await serveSite();
+  api = await startApi(site.url);
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+  await site?.close();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.on('request', (request) => {
+    const { protocol, hostname } = new URL(request.url());
+    const local = hostname === '127.0.0.1' || hostname === 'localhost';
+    if ((protocol === 'http:' || protocol === 'https:') && !local) external.push(request.url());
+  });
+});
+
+afterEach(async () => {
+  await context?.close();
+  // Nothing comes from a CDN or any other host: the site is static and self-contained.
+  const seen = external.splice(0);
+  expect(seen).toEqual([]);
+});
+
+async function open(pathname: string, page?: Page) {
+  const p = page ?? (await context.newPage());
+  const response = await p.goto(`${site.url}${pathname}`, { waitUntil: 'load' });
+  return { page: p, status: response?.status() };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts(), `${name}.png`), fullPage: false });
+
+// The contract the site was generated from: its operations with a page, and what each is called.
+const contract = JSON.parse(readFileSync(path.join(repoDir, 'generated/openapi.json'), 'utf8'));
+const operations: { operationId: string; slug: string; summary: string; method: string; path: string }[] = [];
+for (const [route, item] of Object.entries<Record<string, any>>(contract.paths)) {
+  for (const [method, op] of Object.entries<any>(item)) {
+    if (op?.['x-doc-slug']) operations.push({ operationId: op.operationId, slug: op['x-doc-slug'], summary: op.summary, method, path: route });
+  }
+}
+
+describe('every page of the product spec that exists now answers and shows its heading', () => {
+  const pages: [string, RegExp][] = [
+    ['/', /^Coverline Developers$/],
+    ['/api-reference', /^API Reference$/],
+    ['/markdown-page', /^Demo$/],
+    ['/faq/', /^Frequently asked questions$/],
+    ['/blog', /^Welcome to Coverline Developers 2\.1\.0$/],
+    ['/blog/archive', /^Archive$/],
+    ['/blog/tags', /^Tags$/],
+    ['/blog/tags/docusaurus', /tagged with "Docusaurus"/],
+    ['/blog/tags/facebook', /tagged with "Facebook"/],
+    ['/blog/tags/hello', /tagged with "Hello"/],
+    ['/blog/tags/hola', /tagged with "Hola"/],
+    ['/blog/first-blog-post', /^Your first hour with the Coverline sandbox$/],
+    ['/blog/long-blog-post', /^One contract, four products/],
+    ['/blog/mdx-blog-post', /^Trying calls from the docs$/],
+    ['/blog/welcome', /^Welcome to Coverline Developers 2\.1\.0$/],
+    ['/docs', /^Introduction$/],
+    ['/docs/authentication', /^Authentication$/],
+    ['/docs/category/create-policy', /^Create policy$/],
+    ['/docs/category/products', /^Products$/],
+  ];
+
+  it.each(pages)('%s', async (pathname, heading) => {
+    const { page, status } = await open(pathname);
+    expect(status).toBe(200);
+    const first = page.locator('main h1, main h2, article h1, header h1').first();
+    await first.waitFor();
+    expect((await first.innerText()).trim()).toMatch(heading);
+  });
+
+  it.each(operations.map((op) => [`/docs/${op.slug}`, op.summary, op.operationId] as const))(
+    '%s (the page of %s)',
+    async (pathname, summary) => {
+      const { page, status } = await open(pathname);
+      expect(status).toBe(200);
+      await expect(page.locator('h1.openapi__heading').innerText()).resolves.toBe(summary);
+    },
+  );
+
+  it('an unknown path answers 404 with the not-found page', async () => {
+    const { page, status } = await open('/docs/no-such-page');
+    expect(status).toBe(404);
+    await expect(page.locator('main h1').innerText()).resolves.toMatch(/Page Not Found/i);
+  });
+});
+
+describe('a generated operation page', () => {
+  it('shows the method, the path, the request and response schemas, an example and the Send API Request panel', async () => {
+    const { page } = await open('/docs/Authorization/Login');
+    const main = page.locator('main');
+    await expect(main.innerText()).resolves.toContain('/auth/login');
+    await expect(page.locator('.openapi__method-endpoint').first().innerText()).resolves.toMatch(/post/i);
+    await expect(main.innerText()).resolves.toContain('Operation ID: login');
+    // Request body schema: the login fields.
+    const property = (name: string) => page.locator('.openapi-schema__property', { hasText: new RegExp(`^${name}$`) }).first();
+    await property('username').waitFor();
+    await property('password').waitFor();
+    // Responses: each status code of the contract, and the 200's schema down to the access token.
+    for (const code of Object.keys(contract.paths['/auth/login'].post.responses)) {
+      await expect(page.locator('.openapi-tabs__response-code-item', { hasText: code }).count()).resolves.toBeGreaterThan(0);
+    }
+    await page.locator('.openapi-tabs__response-code-item', { hasText: '200' }).first().click();
+    await page.locator('summary', { has: property('data') }).first().click();
+    await property('accessToken').waitFor();
+    // The contract's example of a signed-in answer.
+    await page.getByRole('tab', { name: 'signed-in' }).first().click();
+    await expect(main.innerText()).resolves.toContain('"tokenType": "Bearer"');
+    // The panel that calls the sandbox, pointed at the contract's sandbox server.
+    await expect(page.getByRole('button', { name: /Send API Request/i }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('body').innerText()).resolves.toContain('http://localhost:3000/api/v1');
+    await shot(page, 'operation-login');
+  });
+
+  it('places the page in the sidebar under its x-doc-slug folder, and links the Authorization box to the guide', async () => {
+    const { page } = await open('/docs/Policies/vehicle/all-vehicles');
+    const menu = page.locator('.theme-doc-sidebar-menu');
+    const listVehicles = operations.find((op) => op.operationId === 'listVehicles')!;
+    await expect(menu.locator('a[aria-current="page"]').innerText()).resolves.toBe(listVehicles.summary);
+    await expect(menu.locator('.menu__link--sublist.menu__link--active').allInnerTexts()).resolves.toEqual(['Policies', 'Vehicles']);
+    await expect(page.locator('.openapi-security__details a').first().getAttribute('href')).resolves.toMatch(/^\/docs\/authentication/);
+  });
+});
+
+describe('/api-reference', () => {
+  it('loads the live specification from the running API (CORS) and lists every operation', async () => {
+    const served = JSON.parse((await httpGet(api.specUrl)).body);
+    let count = 0;
+    for (const item of Object.values<Record<string, unknown>>(served.paths)) {
+      count += Object.keys(item).filter((m) => ['get', 'put', 'post', 'delete', 'patch'].includes(m)).length;
+    }
+    const page = await context.newPage();
+    const specRequest = page.waitForResponse((r) => r.url() === api.specUrl);
+    await open(`/api-reference?url=${encodeURIComponent(api.specUrl)}`, page);
+    const response = await specRequest;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['access-control-allow-origin']).toBe(site.url);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await expect(page.locator('.opblock').count()).resolves.toBe(count);
+    await expect(page.locator('.opblock-summary-path', { hasText: '/auth/login' }).count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator('.swagger-ui .info .title').innerText()).resolves.toContain(served.info.title);
+    await expect(page.locator('.api-reference__source a').getAttribute('href')).resolves.toBe(api.specUrl);
+    await shot(page, 'api-reference');
+  });
+
+  it('defaults to the URL the site was built with (API_SPEC_URL, else the API\'s default address)', async () => {
+    const builtWith = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
+    const page = await context.newPage();
+    // Whatever listens there on this machine is not ours to call: answer for it.
+    const asked: string[] = [];
+    await page.route(builtWith, (route) => { asked.push(route.request().url()); return route.abort(); });
+    await open('/api-reference', page);
+    await expect(page.locator('.api-reference__source a').getAttribute('href')).resolves.toBe(builtWith);
+    await page.getByText(/Failed to load API definition/i).first().waitFor();
+    expect(asked).toEqual([builtWith]);
+  });
+});
+
+describe('navigation, colour mode, versions and search', () => {
+  it('the navbar has its items, the footer is dark with a copyright line, and a skip link exists', async () => {
+    const { page } = await open('/docs');
+    const navbar = page.locator('nav.navbar');
+    for (const label of ['Documentation', 'Demo', 'API Reference', 'FAQs', '2.1.0', 'English']) {
+      await expect(navbar.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
+    }
+    await expect(navbar.locator('a[aria-label="Source repository"]').count()).resolves.toBe(1);
+    await expect(page.locator('footer.footer--dark .footer__copyright').innerText()).resolves.toMatch(/Copyright © \d{4} Coverline/);
+    await expect(page.locator('a[href="#__docusaurus_skipToContent_fallback"]').innerText()).resolves.toMatch(/Skip to main content/i);
+    await expect(page.locator('.theme-announcement-bar').isVisible()).resolves.toBe(true);
+  });
+
+  it('collapses the navbar into the mobile sidebar at 996 px, not at 1200 px', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await open('/docs/authentication', page);
+    await expect(page.locator('button.navbar__toggle').isVisible()).resolves.toBe(false);
+    await page.setViewportSize({ width: 996, height: 900 });
+    await page.locator('button.navbar__toggle').waitFor({ state: 'visible' });
+    await page.locator('button.navbar__toggle').click();
+    const sidebar = page.locator('.navbar-sidebar');
+    await sidebar.waitFor({ state: 'visible' });
+    await sidebar.getByText(/Back to main menu/).click();
+    await expect(sidebar.getByText('API Reference', { exact: true }).isVisible()).resolves.toBe(true);
+    await shot(page, 'mobile-menu-996');
+  });
+
+  it('keeps the colour mode across reloads (localStorage "theme"), light by default', async () => {
+    const { page } = await open('/docs');
+    await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe('light');
+    await page.getByRole('button', { name: /dark mode|light mode|system mode/i }).first().click();
+    await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe('dark');
+    await expect(page.evaluate(() => localStorage.getItem('theme'))).resolves.toBe('dark');
+    await page.reload();
+    await expect(page.locator('html').getAttribute('data-theme')).resolves.toBe('dark');
+    await shot(page, 'docs-dark');
+  });
+
+  it('switches docs version from the dropdown and remembers the choice', async () => {
+    const { page } = await open('/blog');
+    await expect(page.evaluate(() => localStorage.getItem('docs-preferred-version-default'))).resolves.toBeNull();
+    const dropdown = page.locator('.navbar__item.dropdown', { has: page.locator('a.navbar__link', { hasText: '2.1.0' }) });
+    await dropdown.hover();
+    const item = dropdown.locator('.dropdown__menu a.dropdown__link', { hasText: '2.1.0' });
+    await item.waitFor({ state: 'visible' });
+    await expect(dropdown.locator('.dropdown__menu a.dropdown__link').allInnerTexts()).resolves.toEqual(['2.1.0', 'Release notes']);
+    await item.click();
+    await page.waitForURL(/\/docs\/?$/);
+    await expect(page.locator('main h1').innerText()).resolves.toBe('Introduction');
+    await expect(page.evaluate(() => localStorage.getItem('docs-preferred-version-default'))).resolves.toBe('current');
+  });
+
+  it('finds an operation with the local search: "Login" leads to the Login page', async () => {
+    const { page } = await open('/');
+    const input = page.locator('input.navbar__search-input');
+    await input.click();
+    await input.pressSequentially('Login', { delay: 50 });
+    const hit = page.getByRole('option').filter({ hasText: 'Documentation › Authorization › Log a client in' }).first();
+    await hit.waitFor({ state: 'visible', timeout: 15_000 });
+    await shot(page, 'search-login');
+    await hit.click();
+    await page.waitForURL(/\/docs\/Authorization\/Login/);
+    await expect(page.locator('h1.openapi__heading').innerText()).resolves.toBe('Log a client in');
+  });
+
+  it('the home page renders on a phone', async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open('/', page);
+    await expect(page.locator('header h1').innerText()).resolves.toBe('Coverline Developers');
+    await expect(page.locator('button.navbar__toggle').isVisible()).resolves.toBe(true);
+    await shot(page, 'home-phone');
+  });
+});
