@@ -242,6 +242,7 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'GetOpenApiDocument200Response.info': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
   'GetOpenApiDocument200Response.paths': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
   'GetOpenApiDocument200Response[index]': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
+  'PolicyAsset[index]': "a stored asset keeps its policy type's own fields (MotorAsset, HomeAsset, ...: `GET /client/policies/types` names each type's schema)",
 };
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
 const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse', Error: 'ModelError' };
