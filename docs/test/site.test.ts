@@ -78,7 +78,9 @@ describe('every page of the product spec that exists now answers and shows its h
     ['/blog/welcome', /^Welcome to Coverline Developers 2\.1\.0$/],
     ['/docs', /^Introduction$/],
     ['/docs/authentication', /^Authentication$/],
-    ['/docs/category/create-policy', /^Create policy$/],
+    // Until createPolicy is in the contract a hand-written page holds this address; then its
+    // generated page does (and is checked with the operation pages below).
+    ...(operations.some((op) => op.slug === 'category/create-policy') ? [] : [['/docs/category/create-policy', /^Create policy$/] as [string, RegExp]]),
     ['/docs/category/products', /^Products$/],
   ];
 
