@@ -4167,7 +4167,7 @@ export interface components {
             };
         };
         /** @description The id in the path is not a UUID. */
-        DeliveryAddressBadId: {
+        BadId: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4177,15 +4177,6 @@ export interface components {
         };
         /** @description The signed-in client has no delivery address with this id (another client's or another tenant's address answers this too). */
         DeliveryAddressNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The id in the path is not a UUID. */
-        DocumentBadId: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4248,15 +4239,6 @@ export interface components {
         };
         /** @description A `premium` was sent (for the policy or an asset) that is not the server's price; `message` gives the price. */
         PremiumMismatch: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The id in the path is not a UUID. */
-        BadId: {
             headers: {
                 [name: string]: unknown;
             };
@@ -5426,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryAddressResponse"];
                 };
             };
-            400: components["responses"]["DeliveryAddressBadId"];
+            400: components["responses"]["BadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryAddressNotFound"];
             500: components["responses"]["InternalError"];
@@ -5456,7 +5438,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            400: components["responses"]["DeliveryAddressBadId"];
+            400: components["responses"]["BadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryAddressNotFound"];
             500: components["responses"]["InternalError"];
@@ -5610,7 +5592,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            400: components["responses"]["DocumentBadId"];
+            400: components["responses"]["BadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DocumentNotFound"];
             500: components["responses"]["InternalError"];
@@ -5640,7 +5622,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            400: components["responses"]["DocumentBadId"];
+            400: components["responses"]["BadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DocumentNotFound"];
             500: components["responses"]["InternalError"];

@@ -10,8 +10,7 @@ import { ownPolicyRow, UNPAID_STATUSES } from './view.js';
 export const deletePolicy: Handler<'deletePolicy'> = async (ctx, req) => {
   const owner = clientId(ctx);
   const policyNo = await ctx.scope.transaction(async (scope) => {
-    const policy = await ownPolicyRow(scope, req.params.id, owner);
-    await scope.selectFrom('policies').select('id').where('id', '=', policy.id).forUpdate().execute();
+    const policy = await ownPolicyRow(scope, req.params.id, owner, { lock: true });
     const paid = await scope.selectFrom('transactions').select('id').where('policy_id', '=', policy.id)
       .where('status', 'not in', UNPAID_STATUSES).executeTakeFirst();
     if (paid) {

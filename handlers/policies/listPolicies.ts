@@ -6,7 +6,7 @@ import { pageOf, paginate } from '../../server/pagination.js';
 import { clientId } from '../auth/session.js';
 import { containsPattern } from '../lookups/filters.js';
 import type { Handler, HandlerRequest } from '../types.js';
-import { assetsOf, selectPolicyRows, toPolicy, type Policy, type PolicyAsset } from './view.js';
+import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
 
 type Query = HandlerRequest<'listPolicies'>['query'];
 
@@ -28,11 +28,11 @@ function dateRange(values: string[] | undefined, name: string): [string, string 
 }
 
 /** The client's policies matching every filter given (unordered, unpaged). */
-function filtered(scope: Parameters<typeof selectPolicyRows>[0], owner: string, query: Query) {
+function filtered(scope: Parameters<typeof policyQuery>[0], owner: string, query: Query) {
   const starts = dateRange(query['startDate[]'], 'startDate');
   const ends = dateRange(query['endDate[]'], 'endDate');
   const clientName = sql`coalesce(client.company_name, concat_ws(' ', client.first_name, client.other_names, client.last_name))`;
-  return selectPolicyRows(scope)
+  return policyQuery(scope)
     .where('policies.client_id', '=', owner)
     .$if(query.clientId !== undefined, (qb) => qb.where('policies.client_id', '=', query.clientId!))
     .$if(query.staffId !== undefined, (qb) => qb.where('policies.originating_staff_id', '=', query.staffId!))
@@ -64,12 +64,11 @@ export const listPolicies: Handler<'listPolicies'> = async (ctx, req) => {
   const withAssets = query.assets ?? false;
   const owner = clientId(ctx);
   const matching = filtered(ctx.scope, owner, query);
-  const counted = ctx.scope.selectFrom('policies').where('policies.id', 'in', matching.clearSelect().select('policies.id'));
-  const { itemsCount } = (await pageOf(counted, 1, 1)).paginator;
+  const { itemsCount } = (await pageOf(matching, 1, 1)).paginator;
   const page = usePagination ? query.page! : 1;
   const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
   const { offset, paginator } = paginate({ page, limit, itemsCount });
-  const ordered = matching.orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
+  const ordered = withPolicyColumns(matching).orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
 
   if (query.format === 'excel') {
     const batches = async function* () {

@@ -1,12 +1,12 @@
 import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns';
-import { conflict } from '../../server/errors.js';
+import { ApiError, conflict } from '../../server/errors.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
 import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from './issue.js';
 import { checkAssetShapes } from './reprice.js';
 import { todayOf, type Asset } from './rules.js';
-import { assetsOf, ownPolicyRow } from './view.js';
-import { SCHEME_SUM_INSURED_TYPES } from './types-catalogue.js';
+import { assetsToReprice, ownPolicyRow } from './view.js';
+import { schemeSumInsuredOf } from './types-catalogue.js';
 
 const RENEWABLE = new Set(['ACTIVE', 'INACTIVE', 'EXPIRED', 'COMPLETE']);
 const iso = (date: Date) => format(date, 'yyyy-MM-dd');
@@ -25,7 +25,8 @@ export const renewPolicy: Handler<'renewPolicy'> = async (ctx, req) => {
   await assertNotRenewed(ctx.scope, old);
   try {
     await sellableProduct(ctx, old.product_id, old.policy_type);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof ApiError && error.statusCode === 400)) throw error;
     throw conflict(`The product of policy ${old.policy_no} is no longer sold; choose another product and create a RENEWAL policy`, 'PRODUCT_UNAVAILABLE');
   }
   if (body.assets) checkAssetShapes(old.policy_type, body.assets);
@@ -35,11 +36,8 @@ export const renewPolicy: Handler<'renewPolicy'> = async (ctx, req) => {
   const termDays = differenceInCalendarDays(parseISO(old.end_date), parseISO(old.start_date));
   const endDate = body.endDate ?? iso(addDays(parseISO(startDate), termDays));
   const assets = (body.assets as Asset[] | undefined)
-    ?? (await assetsOf(ctx.scope, [old.id])).get(old.id)!.map(({ id: _id, premium: _premium, ...asset }) => {
-      // An asset's own dates belonged to the old term; the new one's default to the new term.
-      const { startDate: _start, endDate: _end, ...rest } = asset;
-      return rest;
-    });
+    // An asset's own dates belonged to the old term; the new one's default to the new term.
+    ?? (await assetsToReprice(ctx.scope, old.id)).map(({ startDate: _start, endDate: _end, ...asset }) => asset);
 
   const renewal = {
     policyType: old.policy_type,
@@ -57,7 +55,7 @@ export const renewPolicy: Handler<'renewPolicy'> = async (ctx, req) => {
     ...(old.group_id !== null ? { groupId: old.group_id } : {}),
     ...(body.notes !== undefined ? { notes: body.notes } : {}),
     ...(old.fleet_discount_rate !== null ? { fleetDiscountRate: Number(old.fleet_discount_rate) } : {}),
-    ...(SCHEME_SUM_INSURED_TYPES.has(old.policy_type) && old.sum_insured !== null ? { sumInsured: Number(old.sum_insured) } : {}),
+    ...(schemeSumInsuredOf(old) !== undefined ? { sumInsured: schemeSumInsuredOf(old) } : {}),
   } as PolicyCreateRequest;
   return { data: await issuePolicy(ctx, owner, renewal) };
 };

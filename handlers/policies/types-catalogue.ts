@@ -1,53 +1,89 @@
 import type { components } from '../../generated/api.js';
+import { publishedDocument } from '../../server/openapi.js';
 
 type PolicyType = components['schemas']['PolicyType'];
 
-/** Each policy type: its name, the contract's schema for its assets, and its typed create path. */
-export const POLICY_TYPES: Record<PolicyType, { name: string; assetSchema: string; createPath?: string }> = {
-  AUTO: { name: 'Auto', assetSchema: 'MotorAsset', createPath: '/client/policies/auto' },
-  BANKERS_INDEMNITY: { name: 'Bankers indemnity', assetSchema: 'BondClauseAsset', createPath: '/client/policies/bankers-indemnity' },
-  BLANKET_BOND: { name: 'Blanket bond', assetSchema: 'BondClauseAsset', createPath: '/client/policies/blanket-bond' },
-  BONDS: { name: 'Bonds (advance payment bond)', assetSchema: 'AdvancePaymentBondAsset', createPath: '/client/policies/advance-payment-bond' },
-  BOILER_OR_PRESSURE_VESSEL: { name: 'Boiler or pressure vessel', assetSchema: 'BoilerAsset', createPath: '/client/policies/boiler-or-pressure-vessel' },
-  BURGLARY: { name: 'Burglary', assetSchema: 'HomeAsset', createPath: '/client/policies/burglary' },
-  BUSINESS_INTERRUPTION: { name: 'Business interruption', assetSchema: 'BusinessInterruptionAsset' },
-  MONEY: { name: 'Money (cash in safe, cash in transit, hold-up)', assetSchema: 'MoneyAsset' },
-  DIRECTORS_OFFICERS_LIABILITY: { name: 'Directors and officers liability', assetSchema: 'DirectorsOfficersAsset', createPath: '/client/policies/directors-officers-liability' },
-  ELECTRONIC_EQUIPMENT: { name: 'Electronic equipment', assetSchema: 'GenericLiabilityAsset', createPath: '/client/policies/electronic-equipment' },
-  EMPLOYERS_LIABILITY: { name: "Employers' liability", assetSchema: 'GenericAsset' },
-  ERECTION_ALL_RISKS: { name: 'Erection all risks', assetSchema: 'ErectionAllRiskAsset', createPath: '/client/policies/erection-all-risks' },
-  CONTRACTORS_ALL_RISKS: { name: 'Contractors all risks', assetSchema: 'ContractorsAllRiskAsset', createPath: '/client/policies/contractors-all-risks' },
-  FIDELITY_GUARANTEE: { name: 'Fidelity guarantee', assetSchema: 'GenericLiabilityAsset', createPath: '/client/policies/fidelity-guarantee' },
-  GENERAL_LIABILITY: { name: 'General liability', assetSchema: 'GeneralLiabilityAsset', createPath: '/client/policies/general-liability' },
-  GOODS_IN_TRANSIT: { name: 'Goods in transit', assetSchema: 'GoodsInTransitAsset' },
-  GROUP_PERSONAL_ACCIDENT: { name: 'Group personal accident', assetSchema: 'GroupBenefitAsset' },
-  HOME: { name: 'Home', assetSchema: 'HomeAsset', createPath: '/client/policies/home' },
-  MARINE: { name: 'Marine', assetSchema: 'MarineAsset', createPath: '/client/policies/marine' },
-  PERSONAL_ACCIDENT: { name: 'Personal accident', assetSchema: 'GenericAsset' },
-  PLANT_ALL_RISKS: { name: 'Plant all risks', assetSchema: 'PlantAllRiskAsset' },
-  PLANT_AND_MACHINERY: { name: 'Plant and machinery', assetSchema: 'PlantAndMachineryAsset', createPath: '/client/policies/plant-and-machinery' },
-  PROFESSIONAL_INDEMNITY: { name: 'Professional indemnity', assetSchema: 'ProfessionalIndemnityAsset', createPath: '/client/policies/professional-indemnity' },
-  PROPERTY_DAMAGE: { name: 'Property damage', assetSchema: 'GenericAsset' },
-  PUBLIC_LIABILITY: { name: 'Public liability', assetSchema: 'PublicLiabilityAsset', createPath: '/client/policies/public-liability' },
-  TRAVEL: { name: 'Travel', assetSchema: 'TravelAsset' },
-  AVIATION: { name: 'Aviation', assetSchema: 'GenericAsset' },
-  WORKMENS_COMPENSATION: { name: "Workmen's compensation", assetSchema: 'WorkmensCompensationAsset' },
-  FIRE_AND_ALLIED_PERILS: { name: 'Fire and allied perils', assetSchema: 'FireAsset', createPath: '/client/policies/fire-and-allied-perils' },
-  ASSETS_ALL_RISKS: { name: 'Assets all risks', assetSchema: 'FireAsset', createPath: '/client/policies/assets-all-risks' },
-  AGRICULTURAL: { name: 'Agricultural', assetSchema: 'GenericAsset' },
-  STOCK_DETERIORATION: { name: 'Stock deterioration', assetSchema: 'GenericAsset' },
-  MOTOR_TRADERS: { name: 'Motor traders', assetSchema: 'GenericAsset' },
-  LIFE: { name: 'Life', assetSchema: 'LifeAsset', createPath: '/client/policies/life' },
-  GROUP_LIFE_PERSONAL_ACCIDENT: { name: 'Group life and personal accident', assetSchema: 'GroupBenefitAsset' },
-  GROUP_LIFE: { name: 'Group life', assetSchema: 'GroupBenefitAsset' },
-  GROUP_FUNERAL: { name: 'Group funeral', assetSchema: 'GroupFuneralAsset' },
-  HEALTH: { name: 'Health', assetSchema: 'GenericAsset' },
-  PENSION: { name: 'Pension', assetSchema: 'GenericAsset' },
+/** What people call each policy type. */
+const NAMES: Record<PolicyType, string> = {
+  AUTO: 'Auto',
+  BANKERS_INDEMNITY: 'Bankers indemnity',
+  BLANKET_BOND: 'Blanket bond',
+  BONDS: 'Bonds (advance payment bond)',
+  BOILER_OR_PRESSURE_VESSEL: 'Boiler or pressure vessel',
+  BURGLARY: 'Burglary',
+  BUSINESS_INTERRUPTION: 'Business interruption',
+  MONEY: 'Money (cash in safe, cash in transit, hold-up)',
+  DIRECTORS_OFFICERS_LIABILITY: 'Directors and officers liability',
+  ELECTRONIC_EQUIPMENT: 'Electronic equipment',
+  EMPLOYERS_LIABILITY: "Employers' liability",
+  ERECTION_ALL_RISKS: 'Erection all risks',
+  CONTRACTORS_ALL_RISKS: 'Contractors all risks',
+  FIDELITY_GUARANTEE: 'Fidelity guarantee',
+  GENERAL_LIABILITY: 'General liability',
+  GOODS_IN_TRANSIT: 'Goods in transit',
+  GROUP_PERSONAL_ACCIDENT: 'Group personal accident',
+  HOME: 'Home',
+  MARINE: 'Marine',
+  PERSONAL_ACCIDENT: 'Personal accident',
+  PLANT_ALL_RISKS: 'Plant all risks',
+  PLANT_AND_MACHINERY: 'Plant and machinery',
+  PROFESSIONAL_INDEMNITY: 'Professional indemnity',
+  PROPERTY_DAMAGE: 'Property damage',
+  PUBLIC_LIABILITY: 'Public liability',
+  TRAVEL: 'Travel',
+  AVIATION: 'Aviation',
+  WORKMENS_COMPENSATION: "Workmen's compensation",
+  FIRE_AND_ALLIED_PERILS: 'Fire and allied perils',
+  ASSETS_ALL_RISKS: 'Assets all risks',
+  AGRICULTURAL: 'Agricultural',
+  STOCK_DETERIORATION: 'Stock deterioration',
+  MOTOR_TRADERS: 'Motor traders',
+  LIFE: 'Life',
+  GROUP_LIFE_PERSONAL_ACCIDENT: 'Group life and personal accident',
+  GROUP_LIFE: 'Group life',
+  GROUP_FUNERAL: 'Group funeral',
+  HEALTH: 'Health',
+  PENSION: 'Pension',
 };
 
-/** Types whose policy carries its own sum insured (the scheme's), not the assets' total. */
-export const SCHEME_SUM_INSURED_TYPES: ReadonlySet<string> = new Set(['GROUP_PERSONAL_ACCIDENT', 'GROUP_LIFE', 'WORKMENS_COMPENSATION']);
+export interface PolicyTypeInfo {
+  name: string;
+  /** The contract's schema for this type's assets. */
+  assetSchema: string;
+  /** The typed create call, when the type has one of its own. */
+  createPath?: string;
+  /** Whether the policy carries the scheme's own sum insured (group schemes, workmen's compensation). */
+  schemeSumInsured: boolean;
+}
+
+/**
+ * Each policy type as the contract defines it: `createPolicy`'s discriminator names the type's
+ * create schema, that schema's `assets` its asset schema (and whether it has a `sumInsured`), and
+ * the typed call is the one whose body is exactly that schema. Read once, from the published document.
+ */
+function fromContract(): Record<PolicyType, PolicyTypeInfo> {
+  const doc = publishedDocument() as unknown as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
+  const schemas = doc.components.schemas;
+  const name = (ref: string) => ref.split('/').pop()!;
+  const typedCalls = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const ref = item.post?.requestBody?.content?.['application/json']?.schema?.$ref;
+    if (ref && path !== '/client/policies') typedCalls.set(name(ref), path);
+  }
+  const mapping: Record<string, string> = schemas.PolicyCreateRequest.discriminator.mapping;
+  return Object.fromEntries(Object.entries(mapping).map(([policyType, ref]) => {
+    const create = schemas[name(ref)];
+    return [policyType, {
+      name: NAMES[policyType as PolicyType],
+      assetSchema: name(create.properties.assets.items.$ref),
+      createPath: typedCalls.get(name(ref)),
+      schemeSumInsured: 'sumInsured' in create.properties,
+    }];
+  })) as Record<PolicyType, PolicyTypeInfo>;
+}
+
+export const POLICY_TYPES = fromContract();
 
 /** A stored policy's scheme sum insured, for pricing it again. */
 export const schemeSumInsuredOf = (policy: { policy_type: string; sum_insured: string | null }) =>
-  SCHEME_SUM_INSURED_TYPES.has(policy.policy_type) && policy.sum_insured !== null ? Number(policy.sum_insured) : undefined;
+  POLICY_TYPES[policy.policy_type as PolicyType].schemeSumInsured && policy.sum_insured !== null ? Number(policy.sum_insured) : undefined;

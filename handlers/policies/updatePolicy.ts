@@ -7,7 +7,7 @@ import { raiseInvoice, writeAssets } from './issue.js';
 import { checkAssetShapes, priceCover } from './reprice.js';
 import { checkTerm, todayOf, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
-import { assetsOf, loadPolicy, ownPolicyRow } from './view.js';
+import { assetsToReprice, loadPolicy, ownPolicyRow } from './view.js';
 
 /** States whose cover may still change (nothing has been bought yet). */
 const OPEN_STATES = new Set(['DRAFT', 'PROCESSING']);
@@ -28,8 +28,7 @@ export const updatePolicy: Handler<'updatePolicy'> = async (ctx, req) => {
   const coverChanges = COVER_FIELDS.filter((field) => body[field] !== undefined);
 
   await ctx.scope.transaction(async (scope) => {
-    const policy = await ownPolicyRow(scope, req.params.id, owner);
-    await scope.selectFrom('policies').select('id').where('id', '=', policy.id).forUpdate().execute();
+    const policy = await ownPolicyRow(scope, req.params.id, owner, { lock: true });
     const no = policy.policy_no;
     if (CLOSED_STATES.has(policy.state)) throw conflict(`Policy ${no} is ${policy.state} and can no longer change`, 'POLICY_LOCKED');
     if (coverChanges.length > 0 || body.generateInvoice) {
@@ -56,7 +55,7 @@ export const updatePolicy: Handler<'updatePolicy'> = async (ctx, req) => {
       if (body.assets) checkAssetShapes(policy.policy_type, body.assets);
       // Kept assets lose their stored ids and prices: they are priced again as sent.
       const assets = (body.assets as Asset[] | undefined)
-        ?? (await assetsOf(scope, [policy.id])).get(policy.id)!.map(({ id: _id, premium: _premium, ...asset }) => asset);
+        ?? await assetsToReprice(scope, policy.id);
       const fleetDiscountRate = body.fleetDiscountRate !== undefined ? body.fleetDiscountRate : policy.fleet_discount_rate === null ? null : Number(policy.fleet_discount_rate);
       const priced = priceCover({
         policyType: policy.policy_type, premiumRates: policy.product_premium_rates, currency: policy.currency, startDate, endDate,

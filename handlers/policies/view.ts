@@ -42,14 +42,17 @@ export const policyColumns = [
   'invoice.exchange_rate as invoice_exchange_rate', 'invoice.currency as invoice_currency', 'invoice.invoice_date',
 ] as const;
 
-const selectPolicies = (scope: TenantScope) => policyQuery(scope).select(policyColumns)
-  .select((eb) => eb.exists(eb.selectFrom('transactions').select(sql`1`.as('one'))
-    .whereRef('transactions.policy_id', '=', 'policies.id')
-    .whereRef('transactions.tenant_id', '=', 'policies.tenant_id')
-    .where('transactions.status', 'not in', UNPAID_STATUSES)).as('is_paid'));
-/** The policies with every column a Policy needs; add filters, order and paging. */
-export const selectPolicyRows = selectPolicies;
-export type PolicyRow = Awaited<ReturnType<ReturnType<typeof selectPolicies>['executeTakeFirstOrThrow']>>;
+type PolicyQuery = ReturnType<typeof policyQuery>;
+
+/** Adds every column a Policy needs (and whether anything was paid) to a filtered policy query. */
+export function withPolicyColumns(query: PolicyQuery) {
+  return query.select(policyColumns)
+    .select((eb) => eb.exists(eb.selectFrom('transactions').select(sql`1`.as('one'))
+      .whereRef('transactions.policy_id', '=', 'policies.id')
+      .whereRef('transactions.tenant_id', '=', 'policies.tenant_id')
+      .where('transactions.status', 'not in', UNPAID_STATUSES)).as('is_paid'));
+}
+export type PolicyRow = Awaited<ReturnType<ReturnType<typeof withPolicyColumns>['executeTakeFirstOrThrow']>>;
 
 const num = (value: string | number) => Number(value);
 const numOrNull = (value: string | number | null) => (value === null ? null : Number(value));
@@ -124,11 +127,21 @@ export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise
   return byPolicy;
 }
 
-/** The signed-in client's policy with this id, or 404 (another client's or tenant's id included). */
-export async function ownPolicyRow(scope: TenantScope, id: string, clientId: string): Promise<PolicyRow> {
-  const row = await selectPolicyRows(scope).where('policies.id', '=', id).where('policies.client_id', '=', clientId).executeTakeFirst();
+/**
+ * The signed-in client's policy with this id, or 404 (another client's or tenant's id included).
+ * `lock` takes the policy row's lock for the caller's transaction (changes and deletes).
+ */
+export async function ownPolicyRow(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<PolicyRow> {
+  const row = await withPolicyColumns(policyQuery(scope).where('policies.id', '=', id).where('policies.client_id', '=', clientId))
+    .$if(lock, (qb) => qb.forUpdate('policies'))
+    .executeTakeFirst();
   if (!row) throw notFound('Policy');
   return row;
+}
+
+/** A stored policy's assets as a caller would send them again (no ids, no prices), to price anew. */
+export async function assetsToReprice(scope: TenantScope, policyId: string): Promise<Record<string, unknown>[]> {
+  return (await assetsOf(scope, [policyId])).get(policyId)!.map(({ id: _id, premium: _premium, ...asset }) => asset);
 }
 
 /** One policy as the API answers it, with its assets. */
