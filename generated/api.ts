@@ -1453,6 +1453,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/policies/closure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a policy to be closed
+         * @description Asks for one of the signed-in client's policies to be closed (cancelled) before its end. The
+         *     request starts `PENDING_REVIEW`; staff approve it (the policy becomes `CANCELLED` from
+         *     `effectiveDate`) or reject it. Until then the client may change it (`PUT`) or withdraw it
+         *     (`DELETE`).
+         *
+         *     Rules: the policy must be one the client owns (404 otherwise, as for an unknown id) and in a
+         *     state from which it can still be cancelled (`DRAFT`, `PROCESSING`, `AWAITING_DEBIT`,
+         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL`, `INACTIVE` or `ACTIVE`; 409 otherwise). A policy has at
+         *     most one request `PENDING_REVIEW` (409 for a second one, even when two arrive at once).
+         *     `effectiveDate` is today unless sent, and may be neither in the past nor after the policy's
+         *     `endDate`. Each of `documentIds` must be one of the client's own documents. The client gets
+         *     an in-app notification that the request was received.
+         *
+         *     An unpaid policy need not be closed: `DELETE /client/policies/{id}` removes it at once.
+         */
+        post: operations["requestPolicyClosure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/closure/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List policy closure requests
+         * @description One page of the signed-in client's closure requests, newest first, with the policy each is
+         *     about. Filter by `status`, `policyId`, `policyNo` (contains, case-insensitive) or the request's
+         *     own `id`; filters combine with AND.
+         */
+        get: operations["listPolicyClosures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/policies/closure/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a policy closure request
+         * @description One of the signed-in client's closure requests, with the policy it is about. Another client's or tenant's id answers 404.
+         */
+        get: operations["getPolicyClosure"];
+        /**
+         * Change a policy closure request
+         * @description Replaces what the signed-in client wrote in one of its closure requests, while it is
+         *     `PENDING_REVIEW` (409 once reviewed). `reason` and `effectiveDate` are required; `notes` and
+         *     `documentIds` left out are cleared. The same rules as the request apply: `effectiveDate` not
+         *     in the past nor after the policy's `endDate`, documents the client's own. Another client's or
+         *     tenant's id answers 404 and changes nothing.
+         */
+        put: operations["updatePolicyClosure"];
+        post?: never;
+        /**
+         * Withdraw a policy closure request
+         * @description Withdraws one of the signed-in client's closure requests while it is `PENDING_REVIEW`; the
+         *     policy carries on as before. A reviewed request (`APPROVED` or `REJECTED`) is kept on record
+         *     and answers 409. Another client's or tenant's id answers 404 and deletes nothing.
+         */
+        delete: operations["deletePolicyClosure"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/policies/{id}": {
         parameters: {
             query?: never;
@@ -3983,6 +4078,145 @@ export interface components {
             assets: components["schemas"]["HoldUpAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
         /**
+         * @description Why the client wants the policy closed, in its own words (5 to 1,000 characters).
+         * @example Vehicle sold to a new owner who insures it under their own name
+         */
+        PolicyClosureReason: string;
+        /**
+         * @description Anything else the reviewer should know (up to 2,000 characters).
+         * @example The buyer took the car on 28 November; the sale letter is attached.
+         */
+        PolicyClosureNotes: string | null;
+        /**
+         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
+         *     request, at most 10, each once. An id that is not one of the client's documents answers 404.
+         * @example [
+         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+         *     ]
+         */
+        PolicyClosureDocumentIds: string[];
+        /**
+         * @description A request to close (cancel) one of the signed-in client's policies. `reason` is required;
+         *     `effectiveDate` is the day cover should end (today unless sent; not in the past and not after the
+         *     policy's `endDate`); `documentIds` are documents the client uploaded with
+         *     `POST /client/documents` that support the request (a sale letter, a deregistration form).
+         */
+        PolicyClosureRequest: {
+            /**
+             * Format: uuid
+             * @description The policy to close; one of the signed-in client's own.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            reason: components["schemas"]["PolicyClosureReason"];
+            /**
+             * Format: date
+             * @description The day cover should end. Today when not sent.
+             * @example 2026-12-01
+             */
+            effectiveDate?: string;
+            notes?: components["schemas"]["PolicyClosureNotes"];
+            documentIds?: components["schemas"]["PolicyClosureDocumentIds"];
+        };
+        /**
+         * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
+         *     policy becomes `CANCELLED` from `effectiveDate`) or reject it (`REJECTED`: the policy stays as it
+         *     was). A request can be changed or withdrawn only while it is `PENDING_REVIEW`.
+         * @enum {string}
+         */
+        PolicyClosureStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED";
+        /** @description The policy a closure request is about, as it is now. */
+        PolicyClosurePolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-20
+             */
+            endDate: string;
+        };
+        /**
+         * PolicyClosure
+         * @description A client's request to close (cancel) one of its policies before its end, and where its review
+         *     stands. A policy has at most one request `PENDING_REVIEW` at a time; `reviewedAt` and
+         *     `reviewNotes` are filled in when staff approve or reject it.
+         */
+        PolicyClosure: {
+            /**
+             * Format: uuid
+             * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            status: components["schemas"]["PolicyClosureStatus"];
+            reason: components["schemas"]["PolicyClosureReason"];
+            /**
+             * Format: date
+             * @description The day cover ends if the request is approved.
+             * @example 2026-12-01
+             */
+            effectiveDate: string;
+            notes: components["schemas"]["PolicyClosureNotes"];
+            documentIds: components["schemas"]["PolicyClosureDocumentIds"];
+            policy: components["schemas"]["PolicyClosurePolicy"];
+            /**
+             * Format: date-time
+             * @description When staff approved or rejected the request; null while it is pending.
+             * @example null
+             */
+            reviewedAt: string | null;
+            /**
+             * @description What the reviewer wrote when deciding; null while pending.
+             * @example null
+             */
+            reviewNotes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One policy closure request. */
+        PolicyClosureResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["PolicyClosure"];
+        };
+        /** @description One page of the client's policy closure requests, newest first. */
+        PolicyClosurePage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["PolicyClosure"][];
+        };
+        /**
+         * @description The request as it should now read: `PUT` replaces every field a client may change, so send them
+         *     all. `reason` and `effectiveDate` are required; `notes` and `documentIds` left out are cleared.
+         *     The policy it is about cannot change: withdraw the request (`DELETE`) and make a new one instead.
+         */
+        PolicyClosureUpdate: {
+            reason: components["schemas"]["PolicyClosureReason"];
+            /**
+             * Format: date
+             * @description The day cover should end; not in the past and not after the policy's `endDate`.
+             * @example 2026-12-15
+             */
+            effectiveDate: string;
+            notes?: components["schemas"]["PolicyClosureNotes"];
+            documentIds?: components["schemas"]["PolicyClosureDocumentIds"];
+        };
+        /**
          * @description What a client may change, by state. `notes`, `description`, `groupId` and
          *     `additionalInformation` may change in any state but `CANCELLED` and `ARCHIVED`. The cover itself
          *     (`startDate`, `endDate`, `assets`, `coverType`, `fleetDiscountRate`) may change only while the
@@ -4246,6 +4480,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The signed-in client has no closure request with this id (another client's or another tenant's request answers this too). */
+        PolicyClosureNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request has been reviewed (`APPROVED` or `REJECTED`); only a request `PENDING_REVIEW` can be changed or withdrawn. */
+        PolicyClosureNotPending: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The signed-in client has no policy with this id (another client's or another tenant's policy answers this too). */
         PolicyNotFound: {
             headers: {
@@ -4363,6 +4615,26 @@ export interface components {
         UsePagination: boolean;
         /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
         PolicyAssetsFlag: boolean;
+        /**
+         * @description Only requests with this status.
+         * @example PENDING_REVIEW
+         */
+        PolicyClosureStatusQuery: components["schemas"]["PolicyClosureStatus"];
+        /**
+         * @description Only requests about this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PolicyClosurePolicyIdQuery: string;
+        /**
+         * @description Only the request with this id (a list of one, or an empty list).
+         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        PolicyClosureIdQuery: string;
+        /**
+         * @description The closure request's id.
+         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        PolicyClosureId: string;
         /**
          * @description The policy's id.
          * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
@@ -6391,6 +6663,229 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestPolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyClosureRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, `PENDING_REVIEW`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a short reason, an `effectiveDate` in the past or after the policy ends, a document named twice), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The policy, or one of the documents, is not one of the signed-in client's own. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The policy cannot be cancelled from its state, or already has a request under review. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPolicyClosures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only requests with this status.
+                 * @example PENDING_REVIEW
+                 */
+                status?: components["parameters"]["PolicyClosureStatusQuery"];
+                /**
+                 * @description Only requests about this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["PolicyClosurePolicyIdQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /**
+                 * @description Only the request with this id (a list of one, or an empty list).
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id?: components["parameters"]["PolicyClosureIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosurePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyClosureNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updatePolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyClosureUpdate"];
+            };
+        };
+        responses: {
+            /** @description The request as it now reads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            /** @description The id is not a UUID, a required field is missing, a field breaks a rule, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The request, or one of the documents, is not one of the signed-in client's own. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["PolicyClosureNotPending"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deletePolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is withdrawn. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyClosureNotFound"];
+            409: components["responses"]["PolicyClosureNotPending"];
             500: components["responses"]["InternalError"];
         };
     };

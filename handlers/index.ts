@@ -3,6 +3,7 @@ import { authHandlers } from './auth/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { documentHandlers } from './documents/index.js';
 import { lookupHandlers } from './lookups/index.js';
+import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
 import { systemHandlers } from './system/index.js';
@@ -18,4 +19,5 @@ export const handlers = {
   ...documentHandlers,
   ...productHandlers,
   ...policyHandlers,
+  ...policyClosureHandlers,
 } satisfies HandlerMap;

@@ -281,7 +281,8 @@ function effective(doc: Obj, schema: Json, depth = 0): Effective {
     for (const [k, v] of sub.properties) result.properties.set(k, v);
     for (const k of sub.required) result.required.add(k);
   }
-  if (isObj(target.properties)) for (const [k, v] of Object.entries(target.properties)) if (isObj(v)) result.properties.set(k, v);
+  // A property that is a $ref takes the nullability of the schema it names.
+  if (isObj(target.properties)) for (const [k, v] of Object.entries(target.properties)) if (isObj(v)) result.properties.set(k, isObj(resolve(v)) ? resolve(v) as Obj : v);
   if (Array.isArray(target.required)) for (const k of target.required) if (typeof k === 'string') result.required.add(k);
   return result;
 }

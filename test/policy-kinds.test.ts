@@ -11,7 +11,7 @@ type Json = Record<string, any>;
 const doc: Json = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const resolve = (node: Json): Json => (node.$ref ? resolve(node.$ref.split('/').slice(1).reduce((at: Json, key: string) => at[key], doc)) : node);
 const kinds = Object.entries(doc.paths as Json)
-  .filter(([path, item]) => /^\/client\/policies\/[a-z-]+$/.test(path) && item.post)
+  .filter(([path, item]) => /^\/client\/policies\/[a-z-]+$/.test(path) && /^create\w+Policy$/.test(item.post?.operationId ?? ''))
   .map(([path, item]) => {
     const media = item.post.requestBody.content['application/json'];
     const schema = resolve(media.schema);

@@ -114,13 +114,16 @@ export class ResourceFactory {
     return ids;
   }
 
-  /** Fills `*Id` fields of a body with resources of the client, created as needed. */
-  async fillIdFields(body: unknown, client: Client, depth = 0): Promise<unknown> {
+  /**
+   * Fills `*Id` fields of a body with resources of the client, created as needed; `fresh` makes
+   * new ones (a resource may take only one of what refers to it, like a policy's pending closure).
+   */
+  async fillIdFields(body: unknown, client: Client, depth = 0, fresh = false): Promise<unknown> {
     let out = body;
     for (const field of idFields(body)) {
       const creator = creatorForIdField(this.ctx, field.name);
       if (!creator) continue;
-      const made = await this.create(creator, client, {}, depth + 1);
+      const made = await this.create(creator, client, {}, depth + 1, fresh);
       if (made) out = setPath(out, field.path, made.id);
     }
     return out;
@@ -137,7 +140,7 @@ export class ResourceFactory {
     let made: Created | null = null;
     const ownParents = { ...(await this.pathIds(creator, client, depth)), ...parents };
     for (const request of this.validRequests(creator)) {
-      const body = request.body && 'json' in request.body ? { json: await this.fillIdFields(request.body.json, client, depth) } : request.body;
+      const body = request.body && 'json' in request.body ? { json: await this.fillIdFields(request.body.json, client, depth, fresh) } : request.body;
       const sent = await send(this.target, this.ctx.doc, creator, { ...request, body, params: { ...request.params, ...ownParents } }, authHeaders(creator, 'client', this.target, client));
       const status = sent.response.statusCode;
       const answer = parseJson(sent.response.body);

@@ -1,0 +1,7 @@
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { ownClosure, toPolicyClosure } from './closure.js';
+
+/** One of the signed-in client's closure requests; anyone else's id is 404. */
+export const getPolicyClosure: Handler<'getPolicyClosure'> = async (ctx, req) =>
+  ({ data: toPolicyClosure(await ownClosure(ctx.scope, req.params.id, clientId(ctx))) });

@@ -1,0 +1,27 @@
+import { pageOf } from '../../server/pagination.js';
+import { clientId } from '../auth/session.js';
+import { containsPattern } from '../lookups/filters.js';
+import type { Handler } from '../types.js';
+import { closureColumns, closureQuery, toPolicyClosure } from './closure.js';
+
+/** One page of the signed-in client's closure requests, newest first, filtered as asked. */
+export const listPolicyClosures: Handler<'listPolicyClosures'> = async (ctx, req) => {
+  const { status, policyId, policyNo, id } = req.query;
+  // The contract gives page and limit defaults, which request validation fills in.
+  const page = req.query.page!;
+  const limit = req.query.limit!;
+  const filtered = closureQuery(ctx.scope, clientId(ctx))
+    .$if(status !== undefined, (qb) => qb.where('policy_closures.status', '=', status!))
+    .$if(policyId !== undefined, (qb) => qb.where('policy_closures.policy_id', '=', policyId!))
+    .$if(policyNo !== undefined, (qb) => qb.where('policy.policy_no', 'ilike', containsPattern(policyNo!)))
+    .$if(id !== undefined, (qb) => qb.where('policy_closures.id', '=', id!));
+
+  const { offset, paginator } = await pageOf(filtered, page, limit);
+  const rows = await filtered.select(closureColumns)
+    .orderBy('policy_closures.created_at', 'desc')
+    .orderBy('policy_closures.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { data: rows.map(toPolicyClosure), paginator };
+};
