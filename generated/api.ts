@@ -6946,7 +6946,7 @@ export interface operations {
             400: components["responses"]["BadId"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["PolicyNotFound"];
-            /** @description A payment has been made on the policy. */
+            /** @description A payment has been made on the policy, a renewal refers to it, or it is billed on one invoice with other policies (a cart checkout); customer support must delete it. */
             409: {
                 headers: {
                     [name: string]: unknown;

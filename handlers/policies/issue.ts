@@ -3,6 +3,7 @@ import type { components } from '../../generated/api.js';
 import type { HandlerContext } from '../../server/context.js';
 import { badRequest, conflict, notFound } from '../../server/errors.js';
 import { notifyClient } from '../../server/notifications.js';
+import { raiseInvoice } from '../../server/money/billing.js';
 import { nextNumber } from '../../server/numbering.js';
 import { initialPolicyState, recordInitialState } from '../../server/states/policy.js';
 import type { TenantScope } from '../../server/tenancy.js';
@@ -46,24 +47,6 @@ async function checkRenewal(scope: TenantScope, body: PolicyCreateRequest, clien
 export async function assertNotRenewed(scope: TenantScope, old: { id: string; policy_no: string }) {
   const renewal = await scope.selectFrom('policies').select('policy_no').where('old_policy_id', '=', old.id).executeTakeFirst();
   if (renewal) throw conflict(`Policy ${old.policy_no} has already been renewed by ${renewal.policy_no}`, 'ALREADY_RENEWED');
-}
-
-/** Raises a policy's invoice (amount = premium) inside the caller's transaction. */
-export async function raiseInvoice(scope: TenantScope, policy: { id: string; clientId: string; policyNo: string; currency: string;
-  exchangeRate: Decimal.Value; premium: Decimal.Value }, today: string, at: Date) {
-  await scope.insertInto('invoices', {
-    invoice_no: await nextNumber(scope, 'INV'),
-    policy_id: policy.id,
-    client_id: policy.clientId,
-    currency: policy.currency,
-    exchange_rate: new Decimal(policy.exchangeRate).toString(),
-    amount: money(policy.premium).toFixed(2),
-    converted_amount: money(new Decimal(policy.premium).mul(policy.exchangeRate)).toFixed(2),
-    description: `Premium for policy ${policy.policyNo}`,
-    invoice_date: today,
-    created_at: at,
-    updated_at: at,
-  }).execute();
 }
 
 /**
@@ -125,7 +108,7 @@ export async function issuePolicy(ctx: HandlerContext, clientId: string, body: P
     await writeAssets(scope, policy.id, assets, rating.assetPremiums);
     await recordInitialState(scope, policy.id, state, { by: 'client', id: clientId }, now);
     if (generateInvoice) {
-      await raiseInvoice(scope, { id: policy.id, clientId, policyNo, currency: body.currency, exchangeRate, premium: rating.premium }, today.date, now);
+      await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [{ id: policy.id, policyNo, premium: rating.premium }] }, today.date, now);
     }
     const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', clientId).executeTakeFirstOrThrow();
     await notifyClient(ctx, scope, client, {

@@ -1,9 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { conflict } from '../../server/errors.js';
+import { raiseInvoice, rebillPolicy } from '../../server/money/billing.js';
 import { movePolicy } from '../../server/states/policy.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
-import { raiseInvoice, writeAssets } from './issue.js';
+import { writeAssets } from './issue.js';
 import { checkAssetShapes, priceCover } from './reprice.js';
 import { checkTerm, todayOf, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
@@ -65,16 +66,12 @@ export const updatePolicy: Handler<'updatePolicy'> = async (ctx, req) => {
       if (body.coverType !== undefined) changes.cover_type = body.coverType;
       await writeAssets(scope, policy.id, priced.assets, priced.rating.assetPremiums);
       premium = priced.rating.premium;
-      await scope.updateTable('invoices').set({
-        amount: premium.toFixed(2),
-        converted_amount: premium.mul(policy.exchange_rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
-        updated_at: now,
-      }).where('policy_id', '=', policy.id).execute();
+      await rebillPolicy(scope, policy.id, premium, now);
     }
     await scope.updateTable('policies').set(changes).where('id', '=', policy.id).execute();
     if (body.generateInvoice && policy.state === 'DRAFT') {
       await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
-      await raiseInvoice(scope, { id: policy.id, clientId: owner, policyNo: no, currency: policy.currency, exchangeRate: policy.exchange_rate, premium }, today.date, now);
+      await raiseInvoice(scope, { clientId: owner, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: no, premium }] }, today.date, now);
       await movePolicy(scope, { id: policy.id, policyNo: no, state: 'DRAFT' }, 'PROCESSING', { by: 'client', id: owner }, now, 'Invoice raised');
     }
   });

@@ -20,7 +20,9 @@ export function policyQuery(scope: TenantScope) {
     .innerJoin('clients as client', 'client.id', 'policies.client_id')
     .innerJoin('products as product', 'product.id', 'policies.product_id')
     .innerJoin('companies as insurer', 'insurer.id', 'product.insurer_id')
-    .leftJoin('invoices as invoice', (join) => join.onRef('invoice.policy_id', '=', 'policies.id').onRef('invoice.tenant_id', '=', 'policies.tenant_id'));
+    // The invoice billing it: its own, or a cart checkout's invoice billing it with others.
+    .leftJoin('invoice_items as billed', (join) => join.onRef('billed.policy_id', '=', 'policies.id').onRef('billed.tenant_id', '=', 'policies.tenant_id'))
+    .leftJoin('invoices as invoice', (join) => join.onRef('invoice.id', '=', 'billed.invoice_id').onRef('invoice.tenant_id', '=', 'billed.tenant_id'));
 }
 
 export const policyColumns = [
@@ -48,7 +50,7 @@ type PolicyQuery = ReturnType<typeof policyQuery>;
 export function withPolicyColumns(query: PolicyQuery) {
   return query.select(policyColumns)
     .select((eb) => eb.exists(eb.selectFrom('transactions').select(sql`1`.as('one'))
-      .whereRef('transactions.policy_id', '=', 'policies.id')
+      .whereRef('transactions.invoice_id', '=', 'invoice.id')
       .whereRef('transactions.tenant_id', '=', 'policies.tenant_id')
       .where('transactions.status', 'not in', UNPAID_STATUSES)).as('is_paid'));
 }

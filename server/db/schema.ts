@@ -318,7 +318,8 @@ export interface InvoicesTable {
   tenant_id: string;
   id: Generated<string>;
   invoice_no: string;
-  policy_id: string;
+  /** The one policy it bills; null for a cart checkout's invoice (its items name the policies). */
+  policy_id: string | null;
   client_id: string;
   currency: string;
   exchange_rate: Numeric;
@@ -339,16 +340,78 @@ export interface TransactionsTable {
   id: Generated<string>;
   transaction_no: string;
   invoice_id: string;
-  policy_id: string;
+  policy_id: string | null;
   client_id: string;
-  payment_method: 'ONLINE' | 'MOBILE_MONEY' | 'CASH' | 'CHEQUE' | 'BANK_TRANSFER' | 'UNSPECIFIED';
+  payment_method: PaymentMethod;
   status: TransactionStatus;
   amount: Numeric;
   currency: string;
   exchange_rate: Numeric;
   converted_amount: Numeric;
+  transaction_type: 'RENEWAL' | 'EXTENSION' | 'NEW_BUSINESS' | null;
+  date_received: PlainDate | null;
+  payee: string | null;
+  payment_institution: string | null;
+  description: string | null;
+  cheque_date: PlainDate | null;
+  name_on_cheque: string | null;
+  cheque_no: string | null;
+  cheque_type: string | null;
+  document_ids: ColumnType<string[], string | undefined, string>;
+  provider: string | null;
+  provider_reference: string | null;
+  checkout_url: string | null;
+  mobile_number: string | null;
+  direct_debit_id: string | null;
+  created_by_staff_id: string | null;
+  settled_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+}
+
+export type PaymentMethod = 'ONLINE' | 'MOBILE_MONEY' | 'CASH' | 'CHEQUE' | 'BANK_TRANSFER' | 'UNSPECIFIED';
+
+export interface InvoiceItemsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  invoice_id: string;
+  policy_id: string;
+  amount: Numeric;
+}
+
+export interface TransactionStateChangesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  transaction_id: string;
+  from_state: TransactionStatus | null;
+  to_state: TransactionStatus;
+  actor_kind: 'client' | 'staff' | 'system' | 'provider';
+  actor_id: string | null;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  tenant_id: string;
+  client_id: string;
+  operation: string;
+  key: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: Json<unknown> | null;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+export interface PaymentEventsTable {
+  tenant_id: string;
+  provider: string;
+  event_id: string;
+  type: string;
+  transaction_id: string | null;
+  payload: Json<unknown>;
+  outcome: string;
+  received_at: CreatedAt;
 }
 
 export interface PolicyClosuresTable {
@@ -394,6 +457,10 @@ export interface Database {
   invoices: InvoicesTable;
   transactions: TransactionsTable;
   policy_closures: PolicyClosuresTable;
+  invoice_items: InvoiceItemsTable;
+  transaction_state_changes: TransactionStateChangesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  payment_events: PaymentEventsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -406,4 +473,5 @@ export type DocumentRow = Selectable<DocumentsTable>;
 /** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
-  | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures';
+  | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
+  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events';

@@ -4,6 +4,7 @@ import { referenceData } from './20261120_002_reference_data.js';
 import { clientAccount } from './20261121_003_client_account.js';
 import { documents } from './20261121_004_documents.js';
 import { policies } from './20261122_005_policies.js';
+import { money } from './20261123_006_money.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '20261121_003_client_account': clientAccount,
   '20261121_004_documents': documents,
   '20261122_005_policies': policies,
+  '20261123_006_money': money,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
