@@ -1603,6 +1603,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description One page of the signed-in client's payments, newest first, with every seed filter; filters
+         *     combine with AND. `format=excel` answers the list as an .xlsx spreadsheet (streamed).
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        /**
+         * Pay an invoice
+         * @description Pays one of the signed-in client's invoices, in part or in full. The invoice is locked while
+         *     the payment is written, so concurrent payments are counted one after another: with `amount`
+         *     0 or left out each takes what remains, and once nothing remains the next answers 409.
+         *
+         *     What happens next depends on `paymentMethod`:
+         *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `checkoutUrl` is the hosted checkout page to
+         *       send the payer to (the sandbox page has pay, fail and cancel buttons). The provider's signed
+         *       webhook then makes it `APPROVED`, `CANCELLED` or `ERROR`. An unfinished checkout expires
+         *       after 30 minutes and its amount is free again.
+         *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`; the payment is
+         *       `PENDING_VERIFICATION` until the provider confirms it (`VERIFIED`) or not (`ERROR`). In the
+         *       sandbox, numbers ending in `0000` fail and every other number pays.
+         *     - `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`: money paid elsewhere, `PENDING_APPROVAL`
+         *       until staff approve or reject it.
+         *
+         *     Once confirmed money covers the invoice, each policy it bills moves on: `PROCESSING` becomes
+         *     `ACTIVE` (or `INACTIVE` until its `startDate`). The client is notified of each payment.
+         *     Send an `Idempotency-Key` so that a retry never pays twice.
+         */
+        post: operations["createTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description One page of the signed-in client's invoices, newest first, each with its figures derived
+         *     from its payments (see `InvoiceFigures`), the policies it bills and its payments. `policy`
+         *     narrows to the invoice billing one policy (by id or number). `format=excel` answers the list
+         *     as an .xlsx spreadsheet (streamed; it needs `usePagination`).
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external/invoices/{invoiceNoOrId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up an invoice to pay it
+         * @description An invoice of the tenant named by the `Api-Key`, by number (`INV-0012`) or id, for whoever
+         *     holds it (a relative, an employer) to pay: amounts, status and policy numbers only; no client
+         *     details and no payment history. Needs only the `Api-Key`.
+         */
+        get: operations["getExternalInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4267,6 +4354,415 @@ export interface components {
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
         };
+        /**
+         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
+         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
+         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
+         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
+         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
+        /**
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
+         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
+         * @enum {string}
+         */
+        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
+        /**
+         * @description What the payment is for.
+         * @enum {string}
+         */
+        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
+        /** @description The cheque a CHEQUE payment was made with. */
+        TransactionCheque: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            chequeDate: string;
+            /** @example Kofi Mensah */
+            nameOnCheque: string;
+            /** @example 000451 */
+            chequeNo: string;
+            /** @example PERSONAL */
+            chequeType: string;
+        };
+        /**
+         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
+         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
+         * @enum {string}
+         */
+        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
+        /** @description The invoice a payment is for, as it stands after it. */
+        TransactionInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * Transaction
+         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
+         */
+        Transaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `TRX-` and a sequence.
+             * @example TRX-0007
+             */
+            transactionNo: string;
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            /**
+             * Format: uuid
+             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `amount * exchangeRate`, in the tenant's base currency.
+             * @example 500
+             */
+            convertedAmount: number;
+            transactionType: components["schemas"]["TransactionType"] | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            dateReceived: string | null;
+            /** @example null */
+            payee: string | null;
+            /** @example null */
+            paymentInstitution: string | null;
+            /** @example null */
+            description: string | null;
+            /** @description The cheque, for CHEQUE payments; null otherwise. */
+            cheque: components["schemas"]["TransactionCheque"] | null;
+            /** @description Ids of the supporting documents sent as `files`. */
+            documents: string[];
+            /**
+             * Format: uri
+             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            checkoutUrl: string | null;
+            /** @example null */
+            mobileNumber: string | null;
+            invoice: components["schemas"]["TransactionInvoice"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of the client's payments, newest first. */
+        TransactionPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Transaction"][];
+        };
+        /** @description An amount of money, with at most two decimal places. */
+        MoneyValue: number;
+        /**
+         * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
+         *     `paymentMethod` are required. `amount` 0 or left out pays what remains of the invoice (its amount
+         *     less every payment not `REJECTED`, `CANCELLED` or `ERROR`). The payment is in the invoice's
+         *     currency at the invoice's exchange rate unless `currency`/`exchangeRate` say otherwise (the
+         *     currency must be the invoice's); `convertedAmount = amount * exchangeRate`. A `CHEQUE` needs
+         *     `nameOnCheque` and `chequeNo` (3 characters or more), `chequeDate` and `chequeType`; the cheque
+         *     fields are refused for other methods. `MOBILE_MONEY` needs `mobileNumber`.
+         */
+        TransactionCreate: {
+            /**
+             * Format: uuid
+             * @description The invoice paid; one of the signed-in client's own.
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description What is paid now. 0 or left out pays what remains of the invoice.
+             * @example 500
+             */
+            amount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description The invoice's currency (the default); another one is refused.
+             * @example GHS
+             */
+            currency?: string;
+            /**
+             * @description Units of the tenant's base currency per unit of `currency`; the invoice's rate when left out.
+             * @example 1
+             */
+            exchangeRate?: number;
+            transactionType?: components["schemas"]["TransactionType"];
+            /**
+             * Format: date
+             * @description The day the money was paid (today when left out); not in the future.
+             * @example 2026-11-21
+             */
+            dateReceived?: string;
+            /**
+             * @description Who paid, when not the client itself.
+             * @example Ama Mensah
+             */
+            payee?: string;
+            /**
+             * @description The bank, branch or network the money went through.
+             * @example GCB Bank
+             * @example Osu branch
+             */
+            paymentInstitution?: string;
+            /** @example First instalment of the motor premium */
+            description?: string;
+            /**
+             * Format: date
+             * @description CHEQUE only, required for it.
+             * @example 2026-11-20
+             */
+            chequeDate?: string;
+            /**
+             * @description CHEQUE only, required for it.
+             * @example Kofi Mensah
+             */
+            nameOnCheque?: string;
+            /**
+             * @description CHEQUE only, required for it.
+             * @example 000451
+             */
+            chequeNo?: string;
+            /**
+             * @description CHEQUE only, required for it (e.g. personal, company, banker's draft).
+             * @example PERSONAL
+             */
+            chequeType?: string;
+            /**
+             * @description MOBILE_MONEY only, required for it: the wallet that gets the payment prompt. In the sandbox,
+             *     numbers ending in `0000` fail and every other number pays.
+             * @example 0244123456
+             */
+            mobileNumber?: string;
+            /**
+             * @description Ids of the client's own documents (a bank slip, a cheque scan) uploaded with `POST /client/documents`.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            files?: string[];
+        } & (unknown & unknown);
+        /** @description One payment. */
+        TransactionResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Transaction"];
+        };
+        /** @description A policy an invoice bills, and what it bills for it. */
+        InvoicePolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example 3722.5 */
+            amount: number;
+        };
+        /** @description A payment made against an invoice, in short. */
+        InvoiceTransaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /** @example TRX-0007 */
+            transactionNo: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description An invoice's figures, all derived from its payments. `amountApproved`: `APPROVED` and `VERIFIED`
+         *     payments (confirmed money). `amountUnapproved`: payments awaiting staff approval or the mobile
+         *     money provider (`PENDING_APPROVAL`, `PENDING_VERIFICATION`). `amountPaid` is the two together;
+         *     `amountUnpaid = max(0, amount - amountPaid)`. An online checkout not yet completed counts in
+         *     none of them. Each has its `converted*` twin at the invoice's exchange rate. `status` and
+         *     `isClosed` follow confirmed money only; `isDebit` is true once any is confirmed.
+         */
+        InvoiceFigures: {
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            /** @example 500 */
+            amountApproved: number;
+            /** @example 0 */
+            amountUnapproved: number;
+            /** @example 500 */
+            convertedAmountPaid: number;
+            /** @example 3222.5 */
+            convertedAmountUnpaid: number;
+            /** @example 500 */
+            convertedAmountApproved: number;
+            /** @example 0 */
+            convertedAmountUnapproved: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /**
+             * @description True once confirmed money covers the amount.
+             * @example false
+             */
+            isClosed: boolean;
+            /**
+             * @description True once any confirmed money was received.
+             * @example true
+             */
+            isDebit: boolean;
+        };
+        /**
+         * Invoice
+         * @description What a client owes for one policy (or, after a cart checkout, for several: `policyId` and
+         *     `policy` are then null and `policies` lists them), with every figure derived from its payments.
+         */
+        Invoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 3722.5 */
+            convertedAmount: number;
+            /** @example Premium for policy POL-0012 */
+            description: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            invoiceDate: string;
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            /** @description The policy it bills; null when it bills several. */
+            policy: components["schemas"]["InvoicePolicy"] | null;
+            /** @description Every policy it bills. */
+            policies: components["schemas"]["InvoicePolicy"][];
+            /** @description Its payments, oldest first. */
+            transactions: components["schemas"]["InvoiceTransaction"][];
+            /** @description The staff member who raised it; null when it was raised for the client's own purchase. */
+            createdBy: components["schemas"]["EntityReference"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        } & components["schemas"]["InvoiceFigures"];
+        /** @description One page of the client's invoices, newest first. */
+        InvoicePage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Invoice"][];
+        };
+        /**
+         * ExternalInvoice
+         * @description What someone paying an invoice needs, and no more: no client contact details, no policy
+         *     details beyond numbers, no payment history.
+         */
+        ExternalInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            invoiceDate: string;
+            /** @example Premium for policy POL-0012 */
+            description: string | null;
+            /**
+             * @example [
+             *       "POL-0012"
+             *     ]
+             */
+            policyNos: string[];
+            /**
+             * @description The tenant the money is owed to.
+             * @example Coverline Sandbox Assurance
+             */
+            insurer: string;
+        } & {
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /** @description An invoice as a payer sees it. */
+        ExternalInvoiceResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ExternalInvoice"];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -4507,6 +5003,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Idempotency-Key` was already used with a different body; use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -4640,6 +5145,65 @@ export interface components {
          * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
          */
         PolicyId: string;
+        /**
+         * @description Payments of the invoice with this number (exact, case-insensitive).
+         * @example INV-0012
+         */
+        InvoiceNoQuery: string;
+        /**
+         * @description Payments of this invoice.
+         * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+         */
+        InvoiceIdQuery: string;
+        /**
+         * @description Payments of invoices that bill this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PaymentPolicyIdQuery: string;
+        /**
+         * @description A client sees only its own payments; any other client's id matches nothing.
+         * @example 0d4f6a8b-1c2e-4f3a-9b5d-7e8f9a0b1c2d
+         */
+        TransactionClientIdQuery: string;
+        /**
+         * @description Payments made on or after this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 01-11-2026
+         */
+        FromDateQuery: string;
+        /**
+         * @description Payments made on or before this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 30-11-2026
+         */
+        ToDateQuery: string;
+        /**
+         * @description Payments made on this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 21-11-2026
+         */
+        DateQuery: string;
+        /**
+         * @description Only payments with this status.
+         * @example APPROVED
+         */
+        TransactionStatusQuery: components["schemas"]["TransactionStatus"];
+        /**
+         * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
+         *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
+         *     same key with a different body answers 422; a request arriving while the first with its key is
+         *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
+         *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+         */
+        IdempotencyKey: string;
+        /**
+         * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
+         * @example POL-0012
+         */
+        InvoicePolicyQuery: string;
+        /**
+         * @description The invoice's number (e.g. `INV-0012`) or id.
+         * @example INV-0012
+         */
+        InvoiceNoOrId: string;
     };
     requestBodies: never;
     headers: never;
@@ -7045,6 +7609,238 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Payments of the invoice with this number (exact, case-insensitive).
+                 * @example INV-0012
+                 */
+                invoiceNo?: components["parameters"]["InvoiceNoQuery"];
+                /**
+                 * @description Payments of this invoice.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                invoiceId?: components["parameters"]["InvoiceIdQuery"];
+                /**
+                 * @description Payments of invoices that bill this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["PaymentPolicyIdQuery"];
+                /**
+                 * @description A client sees only its own payments; any other client's id matches nothing.
+                 * @example 0d4f6a8b-1c2e-4f3a-9b5d-7e8f9a0b1c2d
+                 */
+                clientId?: components["parameters"]["TransactionClientIdQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /**
+                 * @description Payments made on or after this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 01-11-2026
+                 */
+                from?: components["parameters"]["FromDateQuery"];
+                /**
+                 * @description Payments made on or before this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 30-11-2026
+                 */
+                to?: components["parameters"]["ToDateQuery"];
+                /**
+                 * @description Payments made on this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 21-11-2026
+                 */
+                date?: components["parameters"]["DateQuery"];
+                /**
+                 * @description Only payments with this status.
+                 * @example APPROVED
+                 */
+                status?: components["parameters"]["TransactionStatusQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments, or the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
+                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
+                 *     same key with a different body answers 422; a request arriving while the first with its key is
+                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
+                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The payment, and its invoice as it now stands. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /** @description A field is missing or breaks a rule (cheque fields, a currency not the invoice's, a future `dateReceived`), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The invoice, or one of the `files`, is not one of the signed-in client's own. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing remains to pay on the invoice, or a request with the same `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
+                 * @example POL-0012
+                 */
+                policy?: components["parameters"]["InvoicePolicyQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoices, or the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getExternalInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's number (e.g. `INV-0012`) or id.
+                 * @example INV-0012
+                 */
+                invoiceNoOrId: components["parameters"]["InvoiceNoOrId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as a payer sees it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalInvoiceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The tenant has no invoice with this number or id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

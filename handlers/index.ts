@@ -2,11 +2,13 @@ import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { documentHandlers } from './documents/index.js';
+import { invoiceHandlers } from './invoices/index.js';
 import { lookupHandlers } from './lookups/index.js';
 import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
 import { systemHandlers } from './system/index.js';
+import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
 
 /** Every operation in the contract, by operationId: a missing, extra or misspelt one fails `tsc`. */
@@ -20,4 +22,6 @@ export const handlers = {
   ...productHandlers,
   ...policyHandlers,
   ...policyClosureHandlers,
+  ...transactionHandlers,
+  ...invoiceHandlers,
 } satisfies HandlerMap;

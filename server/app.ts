@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { HandlerContext, Services } from './context.js';
 import type { Db } from './db/database.js';
 import { ApiError, errorBody, validationMessage } from './errors.js';
+import { sandboxProvider, type PaymentProvider } from './money/provider.js';
 import { outboxNotifier, type Notifier } from './notifier.js';
 import { documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
 import contentDisposition from 'content-disposition';
@@ -33,6 +34,8 @@ export interface AppOptions {
   db: Db;
   clock?: Clock;
   notifier?: Notifier;
+  /** The payment provider; the sandbox one unless given. */
+  payments?: PaymentProvider;
   /** Fastify's logger setting; off unless given. */
   logger?: boolean | object;
 }
@@ -153,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clock: options.clock ?? systemClock,
     notifier: options.notifier ?? outboxNotifier,
     storage: createStorage(config),
+    payments: options.payments ?? sandboxProvider(config),
     async signAccessToken({ tenantId, clientId, sessionVersion }) {
       const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
       const { exp } = app.jwt.decode<{ exp: number }>(token)!;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -12,6 +12,10 @@ export interface Config {
   dataDir: string;
   /** The sandbox tenant's Api-Key, seeded on a fresh database. */
   sandboxApiKey: string;
+  /** Where clients reach this API: hosted checkout links are built from it. */
+  publicBaseUrl: string;
+  /** Signs and verifies the payment provider's webhooks (HMAC-SHA256). */
+  paymentWebhookSecret: string;
   jwtSecret: string;
   /** Access token lifetime. */
   jwtTtlSeconds: number;
@@ -65,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const cors = env.CORS_ORIGINS?.trim();
+  const signingSecret = jwtSecret(env, production, dataDir);
   return {
     production,
     port: int('PORT', 3000, env),
@@ -72,7 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     sandboxApiKey: env.SANDBOX_API_KEY || DEFAULT_SANDBOX_API_KEY,
-    jwtSecret: jwtSecret(env, production, dataDir),
+    jwtSecret: signingSecret,
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', 3000, env)}`).replace(/\/+$/, ''),
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET
+      || createHmac('sha256', signingSecret).update('sandbox payment webhooks').digest('hex'),
     jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
     corsOrigins: !cors || cors === '*' ? '*' : cors.split(',').map((o) => o.trim()).filter(Boolean),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),

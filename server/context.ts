@@ -1,3 +1,4 @@
+import type { PaymentProvider } from './money/provider.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { Db } from './db/database.js';
@@ -27,6 +28,8 @@ export interface Services {
   notifier: Notifier;
   /** Where uploaded documents' bytes live (local disk or S3); created once from the config. */
   storage?: FileStorage;
+  /** Card checkouts and mobile money prompts (the sandbox provider unless configured otherwise). */
+  payments: PaymentProvider;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
 }

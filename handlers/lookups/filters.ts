@@ -1,7 +1,17 @@
-/** Query-filter helpers shared by the lookup handlers. */
+import { isValid, parse } from 'date-fns';
+import { badRequest } from '../../server/errors.js';
+
+/** Query-filter helpers shared by the list handlers. */
 
 /** An ILIKE pattern matching `text` anywhere, with LIKE's wildcards in `text` taken literally. */
 export function containsPattern(text: string): string {
   // Backslash is PostgreSQL's default LIKE escape character.
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** `YYYY-MM-DD` or day-month-year `DD-MM-YYYY` (the seed's filter form) -> `YYYY-MM-DD`, or 400 naming the parameter. */
+export function isoDate(value: string, where: string): string {
+  const parsed = /^\d{4}-/.test(value) ? parse(value, 'yyyy-MM-dd', new Date(0)) : parse(value, 'dd-MM-yyyy', new Date(0));
+  if (!isValid(parsed)) throw badRequest(`${where} is not a real date: ${value}`);
+  return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
 }

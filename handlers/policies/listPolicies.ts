@@ -1,10 +1,9 @@
-import { isValid, parse } from 'date-fns';
 import { sql } from 'kysely';
 import { streamWorkbook, type Column } from '../../server/export/xlsx.js';
 import { badRequest } from '../../server/errors.js';
 import { pageOf, paginate } from '../../server/pagination.js';
 import { clientId } from '../auth/session.js';
-import { containsPattern } from '../lookups/filters.js';
+import { containsPattern, isoDate } from '../lookups/filters.js';
 import type { Handler, HandlerRequest } from '../types.js';
 import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
 
@@ -14,12 +13,6 @@ type Query = HandlerRequest<'listPolicies'>['query'];
 const UNPAGED_LIMIT = 10_000;
 const EXPORT_BATCH = 1_000;
 
-/** `YYYY-MM-DD` or day-month-year `DD-MM-YYYY` -> `YYYY-MM-DD`, or 400 naming the parameter. */
-function isoDate(value: string, where: string): string {
-  const parsed = /^\d{4}-/.test(value) ? parse(value, 'yyyy-MM-dd', new Date(0)) : parse(value, 'dd-MM-yyyy', new Date(0));
-  if (!isValid(parsed)) throw badRequest(`${where} is not a real date: ${value}`);
-  return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
-}
 function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
   if (!values) return undefined;
   const [from, to] = values.map((value, i) => isoDate(value, `query.${name}[${i}]`));

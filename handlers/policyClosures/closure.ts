@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import { violatedUniqueConstraint } from '../../server/db/errors.js';
-import { ApiError, badRequest, conflict, notFound } from '../../server/errors.js';
+import { badRequest, conflict, notFound } from '../../server/errors.js';
+import { checkOwnDocuments } from '../documents/owned.js';
 import type { TenantScope } from '../../server/tenancy.js';
 import { todayOf } from '../policies/rules.js';
 
@@ -79,18 +80,8 @@ export function checkEffectiveDate(effectiveDate: string, policyEndDate: string,
 }
 
 /** Supporting documents: each named once, each one of the client's own uploads. */
-export async function checkDocuments(scope: TenantScope, clientId: string, ids: readonly string[]): Promise<void> {
-  const seen = new Set<string>();
-  ids.forEach((id, index) => {
-    if (seen.has(id.toLowerCase())) throw badRequest(`body.documentIds[${index}] names document ${id} a second time`);
-    seen.add(id.toLowerCase());
-  });
-  if (ids.length === 0) return;
-  const owned = new Set((await scope.selectFrom('documents').select('id').where('client_id', '=', clientId)
-    .where('id', 'in', [...ids]).execute()).map((row) => row.id.toLowerCase()));
-  const missing = ids.findIndex((id) => !owned.has(id.toLowerCase()));
-  if (missing >= 0) throw new ApiError(404, 'NOT_FOUND', `body.documentIds[${missing}]: document ${ids[missing]} not found`);
-}
+export const checkDocuments = (scope: TenantScope, clientId: string, ids: readonly string[]) =>
+  checkOwnDocuments(scope, clientId, ids, 'body.documentIds');
 
 /** The unique index allows one pending request per policy: the last wall behind the policy row lock. */
 export async function guardOnePending<T>(policyNo: string, write: () => Promise<T>): Promise<T> {

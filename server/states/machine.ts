@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 
-/** Who moves an entity from one state to another. */
-export type Mover = 'client' | 'staff' | 'system';
+/** Who moves an entity from one state to another (a payment provider's webhook is `provider`). */
+export type Mover = 'client' | 'staff' | 'system' | 'provider';
 
 /**
  * A state machine as data: for each state, the states it may move to and who may move it there.

@@ -31,7 +31,7 @@ export const POLICY_STATES: Machine<PolicyState> = {
 /** The state a new policy starts in. */
 export const initialPolicyState = (generateInvoice: boolean): PolicyState => (generateInvoice ? 'PROCESSING' : 'DRAFT');
 
-export interface StateActor { by: Mover; id: string | null }
+export interface StateActor { by: Exclude<Mover, 'provider'>; id: string | null }
 
 /** Records a new policy's first state (from nothing). */
 export async function recordInitialState(scope: TenantScope, policyId: string, state: PolicyState, actor: StateActor, at: Date) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
+import type { PaymentProvider } from '../../server/money/provider.js';
 import type { Clock } from '../../server/clock.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
@@ -49,7 +50,7 @@ export interface Harness {
  */
 export async function createHarness(
   overrides: Partial<Config> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void } = {},
+  options: { beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider } = {},
 ): Promise<Harness> {
   const url = process.env.DATABASE_URL;
   const schema = url ? `t_${randomBytes(6).toString('hex')}` : undefined;
@@ -76,7 +77,7 @@ export async function createHarness(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, clock });
+  const app = await buildApp({ config, db: handle.db, clock, payments: options.payments });
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);

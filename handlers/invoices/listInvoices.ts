@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import { listOrExport } from '../../server/export/listing.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { invoiceRows, toInvoices, type Invoice } from './view.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The signed-in client's invoices, newest first, with figures derived from their payments. */
+export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => {
+  const query = req.query;
+  const owner = clientId(ctx);
+  const policy = query.policy;
+  const matching = ctx.scope.selectFrom('invoices').where('invoices.client_id', '=', owner)
+    .$if(policy !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from invoice_items item
+      join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id
+      and ${UUID.test(policy!) ? sql`p.id = ${policy!}::uuid` : sql`upper(p.policy_no) = upper(${policy!})`})`));
+  const ordered = invoiceRows(ctx.scope, owner).where((eb) => eb('invoices.id', 'in', matching.select('invoices.id')))
+    .orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc');
+  return listOrExport({
+    query, matching, ordered, noun: 'invoices',
+    toItems: (rows) => toInvoices(ctx.scope, rows),
+    sheet: { name: 'Invoices', filename: `invoices-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`, columns: [
+      { header: 'Invoice No', value: (i: Invoice) => i.invoiceNo },
+      { header: 'Invoice date', value: (i) => i.invoiceDate },
+      { header: 'Policies', width: 28, value: (i) => i.policies.map((p) => p.policyNo).join(', ') },
+      { header: 'Currency', value: (i) => i.currency },
+      { header: 'Amount', value: (i) => i.amount },
+      { header: 'Paid', value: (i) => i.amountPaid },
+      { header: 'Unpaid', value: (i) => i.amountUnpaid },
+      { header: 'Approved', value: (i) => i.amountApproved },
+      { header: 'Unapproved', value: (i) => i.amountUnapproved },
+      { header: 'Status', value: (i) => i.status },
+      { header: 'Closed', value: (i) => i.isClosed },
+    ] },
+  });
+};

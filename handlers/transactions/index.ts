@@ -1,0 +1,4 @@
+import { createTransaction } from './createTransaction.js';
+import { listTransactions } from './listTransactions.js';
+
+export const transactionHandlers = { createTransaction, listTransactions };

@@ -1,0 +1,81 @@
+import { Decimal } from 'decimal.js';
+import type { Services } from '../context.js';
+import type { TransactionStatus } from '../db/schema.js';
+import { notifyClient } from '../notifications.js';
+import { movePolicy } from '../states/policy.js';
+import { CONFIRMED, moveTransaction, type TransactionActor } from '../states/transaction.js';
+import type { TenantScope } from '../tenancy.js';
+import { invoiceFigures, paymentSums } from './figures.js';
+
+/** An online checkout not finished in this time expires, and its amount is free again. */
+export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
+
+/** Locks an invoice row for the caller's transaction: every payment write on it goes one at a time. */
+export async function lockInvoice(scope: TenantScope, invoiceId: string) {
+  return scope.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirst();
+}
+
+/** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
+export async function expireCheckouts(scope: TenantScope, invoiceId: string, now: Date) {
+  const stale = await scope.selectFrom('transactions').select(['id', 'transaction_no', 'status'])
+    .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
+    .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
+  for (const tx of stale) {
+    await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, 'CANCELLED',
+      { by: 'system', id: null }, now, 'Checkout expired unfinished');
+  }
+}
+
+/**
+ * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
+ * lock; when confirmed money now covers the invoice, each policy it bills moves on, and the
+ * client hears of it. Runs in the caller's transaction. Returns false when the payment had
+ * already left `from` (a repeated or late event): nothing is changed then.
+ */
+export async function settlePayment(services: Pick<Services, 'notifier'>, scope: TenantScope, transactionId: string,
+  to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<boolean> {
+  const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
+  if (!found) return false;
+  const invoice = (await lockInvoice(scope, found.invoice_id))!;
+  const tx = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
+  if (tx.status === to) return false;
+  await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, to, actor, at, notes);
+
+  const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', tx.client_id).executeTakeFirstOrThrow();
+  const amount = `${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`;
+  if (CONFIRMED.includes(to)) {
+    await notifyClient(services, scope, client, {
+      title: `Payment ${tx.transaction_no} received`,
+      body: `We received ${amount} for invoice ${invoice.invoice_no}. ${figures.isClosed ? 'The invoice is paid in full.'
+        : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
+      entity: { name: 'transaction', id: tx.id },
+      message: { template: 'payment-received' },
+    });
+    if (figures.isClosed) await activatePaidPolicies(scope, invoice.id, at);
+  } else {
+    await notifyClient(services, scope, client, {
+      title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
+      body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).`,
+      entity: { name: 'transaction', id: tx.id },
+    });
+  }
+  return true;
+}
+
+/**
+ * The policies an invoice bills, paid in full: each one still `PROCESSING` becomes `ACTIVE`, or
+ * `INACTIVE` until its start date (DESIGN.md section 4). Policies staff hold elsewhere stay put.
+ */
+export async function activatePaidPolicies(scope: TenantScope, invoiceId: string, at: Date) {
+  const today = at.toISOString().slice(0, 10);
+  const policies = await scope.selectFrom('invoice_items').innerJoin('policies', 'policies.id', 'invoice_items.policy_id')
+    .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.start_date'])
+    .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', '=', 'PROCESSING')
+    .forUpdate('policies').execute();
+  for (const policy of policies) {
+    await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, policy.start_date <= today ? 'ACTIVE' : 'INACTIVE',
+      { by: 'system', id: null }, at, 'Invoice paid in full');
+  }
+}
+
