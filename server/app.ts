@@ -56,6 +56,13 @@ function sendError(reply: FastifyReply, statusCode: number, message: string, cod
 }
 
 /** Maps every failure to `{statusCode, message, error, code}`; 5xx details stay in the log. */
+/** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */
+function lostDatabaseConnection(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08/.test(code))) return true;
+  return /Connection terminated|Client has encountered a connection error|connection is closed/i.test(error.message);
+}
+
 function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     reply.headers(error.headers);
@@ -80,6 +87,12 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
       fastifyError.message,
     ];
     return sendError(reply, status, message, code);
+  }
+  if (lostDatabaseConnection(error)) {
+    // The transaction died with its connection, so nothing was written: the caller may retry.
+    request.log.warn({ err: error }, 'database connection lost');
+    reply.header('retry-after', '1');
+    return sendError(reply, 503, 'The database connection was lost and nothing was saved; retry the request (with the same Idempotency-Key)', 'SERVICE_UNAVAILABLE');
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');

@@ -42,7 +42,7 @@ beforeAll(async () => {
     if (op.security === 'bearer') await factory.create(op, parties.a);
   }
   markers = [parties.a.id, parties.a.username, ...factory.created.map((made) => made.id)];
-}, 120_000); // one of every resource, through every create call
+}, 300_000); // one of every resource, through every create call (slow on a busy 2-core machine)
 afterAll(async () => { await h.close(); });
 
 describe('operations that take an id (a path parameter or a body field named *Id)', () => {
@@ -80,6 +80,8 @@ const NOT_DRIVEN: Record<string, string> = {
   // generated bodies never carry.
   ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
     'test/policies.test.ts: "answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it"'])),
+  // Invoices are raised by policy creation, not by a call of their own, so no creator answers an invoiceId.
+  createTransaction: 'test/money.test.ts: "answers 404 for another client\'s or tenant\'s invoice, and writes nothing"',
 };
 
 describe('list operations show no row of client A to client B or to tenant 2', () => {

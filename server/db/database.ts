@@ -39,8 +39,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           STRING_OIDS.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) as any,
       },
     });
-    // An idle client that loses its server must not crash the process.
+    // A client that loses its server must not crash the process: an idle one is dropped by the
+    // pool; a checked-out one also fails its query, which the request answers (503).
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, driver: 'pg', close: () => db.destroy() };
   }

@@ -33,6 +33,8 @@ export interface Harness {
   config: Config;
   clock: TestClock;
   driver: 'pg' | 'pglite';
+  /** The PostgreSQL schema this harness owns (pg only). */
+  schema?: string;
   /** The seeded sandbox tenant. */
   tenantId: string;
   apiKey: string;
@@ -85,7 +87,7 @@ export async function createHarness(
   const called = new Set<string>();
 
   return {
-    app, db: handle.db, config, clock, driver: handle.driver, tenantId, apiKey, otherTenantId, otherApiKey,
+    app, db: handle.db, config, clock, driver: handle.driver, schema, tenantId, apiKey, otherTenantId, otherApiKey,
     async call({ apiKey: key, token, headers, ...options }) {
       const sent: Record<string, string> = { ...(headers as Record<string, string>) };
       const chosen = key === undefined ? apiKey : key;
