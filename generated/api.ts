@@ -448,7 +448,8 @@ export interface paths {
         /**
          * Get the signed-in client's account
          * @description The client's profile with its delivery addresses (PRIMARY first), its 10 newest notifications
-         *     and how many are unread. `age` and `fullName` are derived. The password is never returned.
+         *     and how many are unread, and its 10 newest policies with how many it has. `age` and `fullName`
+         *     are derived. The password is never returned.
          */
         get: operations["getAccount"];
         put?: never;
@@ -560,6 +561,29 @@ export interface paths {
          *     hour per account.
          */
         put: operations["changeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/account/mini-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in client's mini-statement
+         * @description The client's position at a glance: its policies by state and those in force, the invoices it
+         *     has not paid in full (what remains on each, and in total per currency) and its 5 latest
+         *     payments. Every figure comes from the same queries as `GET /client/policies`,
+         *     `GET /client/invoices` and `GET /client/transactions`, so they agree.
+         */
+        get: operations["getMiniStatement"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2446,7 +2470,51 @@ export interface components {
              */
             readAt: string | null;
         };
-        /** @description The client's account with its delivery addresses and its latest notifications. */
+        /**
+         * @description The kind of cover (a product's category, a policy's type).
+         * @example AUTO
+         * @enum {string}
+         */
+        PolicyType: "AUTO" | "BANKERS_INDEMNITY" | "BLANKET_BOND" | "BONDS" | "BOILER_OR_PRESSURE_VESSEL" | "BURGLARY" | "BUSINESS_INTERRUPTION" | "MONEY" | "DIRECTORS_OFFICERS_LIABILITY" | "ELECTRONIC_EQUIPMENT" | "EMPLOYERS_LIABILITY" | "ERECTION_ALL_RISKS" | "CONTRACTORS_ALL_RISKS" | "FIDELITY_GUARANTEE" | "GENERAL_LIABILITY" | "GOODS_IN_TRANSIT" | "GROUP_PERSONAL_ACCIDENT" | "HOME" | "MARINE" | "PERSONAL_ACCIDENT" | "PLANT_ALL_RISKS" | "PLANT_AND_MACHINERY" | "PROFESSIONAL_INDEMNITY" | "PROPERTY_DAMAGE" | "PUBLIC_LIABILITY" | "TRAVEL" | "AVIATION" | "WORKMENS_COMPENSATION" | "FIRE_AND_ALLIED_PERILS" | "ASSETS_ALL_RISKS" | "AGRICULTURAL" | "STOCK_DETERIORATION" | "MOTOR_TRADERS" | "LIFE" | "GROUP_LIFE_PERSONAL_ACCIDENT" | "GROUP_LIFE" | "GROUP_FUNERAL" | "HEALTH" | "PENSION";
+        /**
+         * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
+         *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
+         *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
+         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
+         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
+         *     change is recorded.
+         * @enum {string}
+         */
+        PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
+        /** @description A policy in short, as the account and the mini-statement list it (the whole policy is `GET /client/policies/{id}`). */
+        PolicySummary: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example Sandbox Motor Online */
+            productName: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            premium: number;
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-30
+             */
+            endDate: string;
+        };
+        /** @description The client's account with its delivery addresses, its latest notifications and its newest policies. */
         ClientAccountDetails: components["schemas"]["ClientAccount"] & {
             /** @description Every delivery address, PRIMARY first. */
             deliveryAddresses: components["schemas"]["DeliveryAddress"][];
@@ -2454,6 +2522,10 @@ export interface components {
             notifications: components["schemas"]["Notification"][];
             /** @description How many notifications are unread. */
             unreadNotifications: number;
+            /** @description The 10 newest policies (all of them through `GET /client/policies`). */
+            policies: components["schemas"]["PolicySummary"][];
+            /** @description How many policies the client has. */
+            policiesCount: number;
         };
         /** @description The client's account with its delivery addresses and latest notifications. */
         ClientAccountDetailsResponse: components["schemas"]["ApiResponse"] & {
@@ -2557,6 +2629,224 @@ export interface components {
              */
             oldEmail: string;
             newEmail: components["schemas"]["Email"];
+        };
+        /**
+         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
+         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
+         * @enum {string}
+         */
+        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
+        /**
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
+         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
+         * @enum {string}
+         */
+        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
+        /**
+         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
+         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
+         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
+         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
+         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
+        /**
+         * @description What the payment is for.
+         * @enum {string}
+         */
+        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
+        /** @description The cheque a CHEQUE payment was made with. */
+        TransactionCheque: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            chequeDate: string;
+            /** @example Kofi Mensah */
+            nameOnCheque: string;
+            /** @example 000451 */
+            chequeNo: string;
+            /** @example PERSONAL */
+            chequeType: string;
+        };
+        /** @description The invoice a payment is for, as it stands after it. */
+        TransactionInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * Transaction
+         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
+         */
+        Transaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `TRX-` and a sequence.
+             * @example TRX-0007
+             */
+            transactionNo: string;
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            /**
+             * Format: uuid
+             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `amount * exchangeRate`, in the tenant's base currency.
+             * @example 500
+             */
+            convertedAmount: number;
+            transactionType: components["schemas"]["TransactionType"] | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            dateReceived: string | null;
+            /** @example null */
+            payee: string | null;
+            /** @example null */
+            paymentInstitution: string | null;
+            /** @example null */
+            description: string | null;
+            /** @description The cheque, for CHEQUE payments; null otherwise. */
+            cheque: components["schemas"]["TransactionCheque"] | null;
+            /** @description Ids of the supporting documents sent as `files`. */
+            documents: string[];
+            /**
+             * Format: uri
+             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            checkoutUrl: string | null;
+            /** @example null */
+            mobileNumber: string | null;
+            invoice: components["schemas"]["TransactionInvoice"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * MiniStatement
+         * @description What a client wants to see at a glance, read from the same data (and the same code) as the list
+         *     endpoints, so its numbers agree with them: policies by state and the ones in force, invoices not
+         *     yet paid in full with what remains on each and in total per currency, and the latest payments.
+         *     Open claims join it when the claims API ships.
+         */
+        MiniStatement: {
+            /**
+             * Format: date-time
+             * @description When the statement was read.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            asOf: string;
+            policies: {
+                /** @example 3 */
+                total: number;
+                /**
+                 * @description How many policies are in each state (states with none are left out).
+                 * @example {
+                 *       "ACTIVE": 1,
+                 *       "PROCESSING": 2
+                 *     }
+                 */
+                byState: {
+                    [key: string]: number;
+                };
+                /** @description Policies `ACTIVE`, or paid and `INACTIVE` until cover starts; soonest to end first. */
+                inForce: components["schemas"]["PolicySummary"][];
+            };
+            outstandingInvoices: {
+                /** @example 2 */
+                count: number;
+                /** @description What remains to pay, per currency. */
+                totals: {
+                    /** @example GHS */
+                    currency: string;
+                    /** @example 4944.5 */
+                    amountUnpaid: number;
+                    /** @example 4944.5 */
+                    convertedAmountUnpaid: number;
+                }[];
+                /** @description Invoices whose confirmed payments do not cover them yet, oldest first (at most 20). */
+                items: {
+                    /**
+                     * Format: uuid
+                     * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                     */
+                    id: string;
+                    /** @example INV-0012 */
+                    invoiceNo: string;
+                    /**
+                     * Format: date
+                     * @example 2026-11-21
+                     */
+                    invoiceDate: string;
+                    /** @example GHS */
+                    currency: string;
+                    /** @example 3722.5 */
+                    amount: number;
+                    /** @example 500 */
+                    amountPaid: number;
+                    /** @example 3222.5 */
+                    amountUnpaid: number;
+                    status: components["schemas"]["InvoiceStatus"];
+                    /**
+                     * @example [
+                     *       "POL-0012"
+                     *     ]
+                     */
+                    policyNos: string[];
+                }[];
+            };
+            /** @description The 5 latest payments, newest first (all of them through `GET /client/transactions`). */
+            recentTransactions: components["schemas"]["Transaction"][];
+        };
+        /** @description The client's mini-statement. */
+        MiniStatementResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["MiniStatement"];
         };
         /** @description One page of the client's notifications, newest first. */
         NotificationPage: components["schemas"]["Pagination"] & {
@@ -2695,12 +2985,6 @@ export interface components {
         DocumentListResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Document"][];
         };
-        /**
-         * @description The kind of cover (a product's category, a policy's type).
-         * @example AUTO
-         * @enum {string}
-         */
-        PolicyType: "AUTO" | "BANKERS_INDEMNITY" | "BLANKET_BOND" | "BONDS" | "BOILER_OR_PRESSURE_VESSEL" | "BURGLARY" | "BUSINESS_INTERRUPTION" | "MONEY" | "DIRECTORS_OFFICERS_LIABILITY" | "ELECTRONIC_EQUIPMENT" | "EMPLOYERS_LIABILITY" | "ERECTION_ALL_RISKS" | "CONTRACTORS_ALL_RISKS" | "FIDELITY_GUARANTEE" | "GENERAL_LIABILITY" | "GOODS_IN_TRANSIT" | "GROUP_PERSONAL_ACCIDENT" | "HOME" | "MARINE" | "PERSONAL_ACCIDENT" | "PLANT_ALL_RISKS" | "PLANT_AND_MACHINERY" | "PROFESSIONAL_INDEMNITY" | "PROPERTY_DAMAGE" | "PUBLIC_LIABILITY" | "TRAVEL" | "AVIATION" | "WORKMENS_COMPENSATION" | "FIRE_AND_ALLIED_PERILS" | "ASSETS_ALL_RISKS" | "AGRICULTURAL" | "STOCK_DETERIORATION" | "MOTOR_TRADERS" | "LIFE" | "GROUP_LIFE_PERSONAL_ACCIDENT" | "GROUP_LIFE" | "GROUP_FUNERAL" | "HEALTH" | "PENSION";
         /** @description The insurer that carries a product's risk. */
         ProductInsurer: {
             /** Format: uuid */
@@ -2779,16 +3063,6 @@ export interface components {
         ProductResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Product"];
         };
-        /**
-         * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
-         *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
-         *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
-         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
-         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
-         *     change is recorded.
-         * @enum {string}
-         */
-        PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
         /**
          * @description Why the policy is written. `RENEWAL` policies may name the policy they renew in `oldPolicyId`.
          * @enum {string}
@@ -4354,144 +4628,6 @@ export interface components {
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
         };
-        /**
-         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
-         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
-         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
-         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
-         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
-         * @enum {string}
-         */
-        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
-        /**
-         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
-         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
-         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
-         * @enum {string}
-         */
-        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
-        /**
-         * @description What the payment is for.
-         * @enum {string}
-         */
-        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
-        /** @description The cheque a CHEQUE payment was made with. */
-        TransactionCheque: {
-            /**
-             * Format: date
-             * @example 2026-11-20
-             */
-            chequeDate: string;
-            /** @example Kofi Mensah */
-            nameOnCheque: string;
-            /** @example 000451 */
-            chequeNo: string;
-            /** @example PERSONAL */
-            chequeType: string;
-        };
-        /**
-         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
-         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
-         * @enum {string}
-         */
-        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
-        /** @description The invoice a payment is for, as it stands after it. */
-        TransactionInvoice: {
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 3722.5 */
-            amount: number;
-            /** @example 500 */
-            amountPaid: number;
-            /** @example 3222.5 */
-            amountUnpaid: number;
-            status: components["schemas"]["InvoiceStatus"];
-            /** @example false */
-            isClosed: boolean;
-        };
-        /**
-         * Transaction
-         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
-         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
-         */
-        Transaction: {
-            /**
-             * Format: uuid
-             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            id: string;
-            /**
-             * @description The tenant's number for it, `TRX-` and a sequence.
-             * @example TRX-0007
-             */
-            transactionNo: string;
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            invoiceId: string;
-            /**
-             * Format: uuid
-             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string | null;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            status: components["schemas"]["TransactionStatus"];
-            /** @example 500 */
-            amount: number;
-            /** @example GHS */
-            currency: string;
-            /** @example 1 */
-            exchangeRate: number;
-            /**
-             * @description `amount * exchangeRate`, in the tenant's base currency.
-             * @example 500
-             */
-            convertedAmount: number;
-            transactionType: components["schemas"]["TransactionType"] | null;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            dateReceived: string | null;
-            /** @example null */
-            payee: string | null;
-            /** @example null */
-            paymentInstitution: string | null;
-            /** @example null */
-            description: string | null;
-            /** @description The cheque, for CHEQUE payments; null otherwise. */
-            cheque: components["schemas"]["TransactionCheque"] | null;
-            /** @description Ids of the supporting documents sent as `files`. */
-            documents: string[];
-            /**
-             * Format: uri
-             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
-             * @example http://localhost:3000/api/v1/sandbox/checkout/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            checkoutUrl: string | null;
-            /** @example null */
-            mobileNumber: string | null;
-            invoice: components["schemas"]["TransactionInvoice"];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
         /** @description One page of the client's payments, newest first. */
         TransactionPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Transaction"][];
@@ -6000,6 +6136,28 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMiniStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mini-statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MiniStatementResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -3,6 +3,7 @@ import { changePhoneNumber } from './changePhoneNumber.js';
 import { deleteAccount } from './deleteAccount.js';
 import { deleteNotification } from './deleteNotification.js';
 import { getAccount } from './getAccount.js';
+import { getMiniStatement } from './getMiniStatement.js';
 import { getNotification } from './getNotification.js';
 import { listNotifications } from './listNotifications.js';
 import { sendVerificationCode } from './sendVerificationCode.js';
@@ -11,6 +12,6 @@ import { updateNotificationStatus } from './updateNotificationStatus.js';
 import { verifyAccount } from './verifyAccount.js';
 
 export const accountHandlers = {
-  getAccount, updateAccount, deleteAccount, sendVerificationCode, verifyAccount, changePhoneNumber, changeEmail,
+  getAccount, getMiniStatement, updateAccount, deleteAccount, sendVerificationCode, verifyAccount, changePhoneNumber, changeEmail,
   listNotifications, getNotification, updateNotificationStatus, deleteNotification,
 };

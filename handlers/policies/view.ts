@@ -151,3 +151,21 @@ export async function loadPolicy(scope: TenantScope, id: string, clientId: strin
   const row = await ownPolicyRow(scope, id, clientId);
   return toPolicy(row, (await assetsOf(scope, [row.id])).get(row.id));
 }
+
+export type PolicySummary = import('../../generated/api.js').components['schemas']['PolicySummary'];
+
+/** The client's policies in short (PolicySummary), for the account and the mini-statement. Callers add filters and order. */
+export function policySummaries(scope: TenantScope, clientId: string) {
+  return scope.selectFrom('policies')
+    .innerJoin('products as product', 'product.id', 'policies.product_id')
+    .where('policies.client_id', '=', clientId)
+    .select(['policies.id', 'policies.policy_no', 'policies.policy_type', 'policies.state', 'product.name as product_name',
+      'policies.currency', 'policies.premium', 'policies.start_date', 'policies.end_date']);
+}
+
+export function toPolicySummary(row: Awaited<ReturnType<ReturnType<typeof policySummaries>['executeTakeFirstOrThrow']>>): PolicySummary {
+  return {
+    id: row.id, policyNo: row.policy_no, policyType: row.policy_type as PolicySummary['policyType'], state: row.state,
+    productName: row.product_name, currency: row.currency, premium: Number(row.premium), startDate: row.start_date, endDate: row.end_date,
+  };
+}
