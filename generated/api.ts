@@ -3682,7 +3682,10 @@ export interface components {
         /** @description What is insured, for the policy types with no shape of their own. */
         GenericAsset: {
             sumInsured: components["schemas"]["MoneyAmount"];
-            /** @description Falls back to the policy's, then the product's cover type. */
+            /**
+             * @description Left out, the asset shows the policy's `coverType`, else the product's (its sub-category, else
+             *     its category). It stays a fallback: the asset follows a later change of the policy's `coverType`.
+             */
             coverType?: string;
             usage: string;
             description?: string;

@@ -76,11 +76,11 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
 }
 
 /**
- * The copy of the contract given to fastify-openapi-glue: ajv takes `discriminator` but not its
- * `mapping`, multipart bodies are parsed and checked by the handlers, not by ajv, and file
- * answers need no serializer.
+ * A copy of the contract ajv can compile: ajv takes `discriminator` but not its `mapping` (it
+ * finds each branch's tag in the branch itself). Every schema the server validates with comes
+ * from this copy, through fastify-openapi-glue or `checkAgainstSchema`.
  */
-export function documentForRouting(doc = publishedDocument()) {
+export function documentForAjv(doc = publishedDocument()) {
   const copy = structuredClone(doc);
   const strip = (node: any) => {
     if (Array.isArray(node)) { node.forEach(strip); return; }
@@ -89,6 +89,16 @@ export function documentForRouting(doc = publishedDocument()) {
     Object.values(node).forEach(strip);
   };
   strip(copy);
+  return copy;
+}
+
+/**
+ * The copy of the contract given to fastify-openapi-glue: ajv's (see `documentForAjv`), with
+ * multipart bodies left to the handlers, which parse and check them, and no serializer for file
+ * answers.
+ */
+export function documentForRouting(doc = publishedDocument()) {
+  const copy = documentForAjv(doc);
   for (const item of Object.values<any>(copy.paths)) {
     for (const method of METHODS) {
       // Files (PDFs, images) are sent as they are: only JSON answers need a serializer schema.

@@ -2,7 +2,7 @@ import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FormatDefinition } from 'ajv';
 import { badRequest, validationMessage } from './errors.js';
-import { publishedDocument } from './openapi.js';
+import { documentForAjv } from './openapi.js';
 
 const matches = (format: FormatDefinition<string>, value: string) =>
   format.validate instanceof RegExp ? format.validate.test(value) : Boolean((format.validate as (v: string) => boolean)(value));
@@ -52,7 +52,7 @@ let contractLoaded = false;
  */
 export function checkAgainstSchema(name: string, value: unknown, context = 'body'): void {
   if (!contractLoaded) {
-    bodyAjv.addSchema(publishedDocument() as object, 'openapi.json');
+    bodyAjv.addSchema(documentForAjv() as object, 'openapi.json');
     contractLoaded = true;
   }
   const validate = bodyAjv.getSchema(`openapi.json#/components/schemas/${name}`);

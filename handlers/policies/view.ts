@@ -4,6 +4,7 @@ import type { components } from '../../generated/api.js';
 import type { TenantScope } from '../../server/tenancy.js';
 import { notFound } from '../../server/errors.js';
 import { clientFullName } from '../account/client-account.js';
+import { POLICY_TYPES } from './types-catalogue.js';
 
 export type Policy = components['schemas']['Policy'];
 export type PolicyAsset = components['schemas']['PolicyAsset'];
@@ -113,13 +114,24 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
     },
     isPaid: Boolean(row.is_paid),
     premiumBreakdown: row.premium_breakdown as Policy['premiumBreakdown'],
-    ...(assets ? { assets } : {}),
+    ...(assets ? { assets: shownAssets(row, assets) } : {}),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
 
-/** The assets of some policies, in order, keyed by policy id. */
+/**
+ * The assets as the API shows them. A GenericAsset without a cover type of its own shows the
+ * policy's, else the product's (its sub-category, else its category). It is worked out on reading,
+ * not stored, so the asset follows the policy's cover type when that changes.
+ */
+function shownAssets(row: PolicyRow, assets: PolicyAsset[]): PolicyAsset[] {
+  if (POLICY_TYPES[row.policy_type as Policy['policyType']].assetSchema !== 'GenericAsset') return assets;
+  const coverType = row.cover_type ?? row.product_sub_category ?? row.product_category;
+  return assets.map((asset) => (asset.coverType === undefined ? { ...asset, coverType } : asset));
+}
+
+/** The assets of some policies, in order, keyed by policy id (as stored: what was sent, with its defaults). */
 export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise<Map<string, PolicyAsset[]>> {
   const byPolicy = new Map<string, PolicyAsset[]>(policyIds.map((id) => [id, []]));
   if (policyIds.length === 0) return byPolicy;
