@@ -22,6 +22,8 @@ function makeAjv(options: Options) {
     removeAdditional: false,
     useDefaults: true,
     addUsedSchema: false,
+    // multipleOf: 0.01 (money) compares with a tolerance: 19.99 / 0.01 is 1998.9999999999998 in floats.
+    multipleOfPrecision: 6,
     ...options,
   });
   addFormats.default(ajv);

@@ -173,10 +173,13 @@ describe('POST /client/transactions', () => {
     expect(await message({ invoiceId, paymentMethod: 'MOBILE_MONEY' })).toBe('body.mobileNumber is required');
     expect(await message({ invoiceId, paymentMethod: 'CASH', mobileNumber: '0244123456' })).toBe('body.mobileNumber is only allowed when body.paymentMethod is MOBILE_MONEY');
     expect(await message({ invoiceId, paymentMethod: 'CASH', amount: -1 })).toBe('body.amount must be >= 0');
+    expect(await message({ invoiceId, paymentMethod: 'CASH', amount: 19.995 })).toBe('body.amount must be multiple of 0.01');
     expect(await message({ invoiceId, paymentMethod: 'CASH', currency: 'USD' })).toMatch(/^body\.currency must be GHS, the currency of invoice INV-/);
     expect(await message({ invoiceId, paymentMethod: 'CASH', dateReceived: plusDays(2) })).toBe(`body.dateReceived must not be in the future (today is ${today})`);
     expect(await message({ paymentMethod: 'CASH' })).toBe('body.invoiceId is required');
     expect(await message({ invoiceId, paymentMethod: 'CARD' })).toMatch(/^body\.paymentMethod must be one of/);
+    // Cents that binary floats cannot hold exactly are still whole cents.
+    expect((await pay({ invoiceId, paymentMethod: 'CASH', amount: 19.99 })).json().data.amount).toBe(19.99);
     const ok = await pay(cheque);
     expect(ok.statusCode).toBe(201);
     expect(ok.json().data.cheque).toEqual({ chequeDate: today, nameOnCheque: 'Kofi Mensah', chequeNo: '000451', chequeType: 'PERSONAL' });

@@ -50,6 +50,7 @@ function makeAjv(doc: Json, coerce: boolean) {
     validateSchema: false,
     coerceTypes: coerce ? 'array' : false,
     useDefaults: false,
+    multipleOfPrecision: 6, // as the server (server/validation.ts)
   });
   addFormats.default(ajv);
   for (const format of ['binary', 'byte', 'int32', 'int64', 'float', 'double', 'password']) ajv.addFormat(format, true);
