@@ -2,7 +2,7 @@ import { Ajv2020 as Ajv, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FormatDefinition } from 'ajv';
 import { badRequest, validationMessage } from './errors.js';
-import { publishedDocument } from './openapi.js';
+import { documentForRouting } from './openapi.js';
 
 const matches = (format: FormatDefinition<string>, value: string) =>
   format.validate instanceof RegExp ? format.validate.test(value) : Boolean((format.validate as (v: string) => boolean)(value));
@@ -48,11 +48,13 @@ let contractLoaded = false;
 
 /**
  * Checks a value against one of the contract's schemas (`components/schemas/<name>`) exactly as
- * request bodies are checked, for input ajv does not see on its own (multipart form fields).
+ * request bodies are checked, for input ajv does not see on its own (multipart form fields, a
+ * cart item at checkout). The contract is read as the router reads it (ajv takes no
+ * discriminator `mapping`).
  */
 export function checkAgainstSchema(name: string, value: unknown, context = 'body'): void {
   if (!contractLoaded) {
-    bodyAjv.addSchema(publishedDocument() as object, 'openapi.json');
+    bodyAjv.addSchema(documentForRouting() as object, 'openapi.json');
     contractLoaded = true;
   }
   const validate = bodyAjv.getSchema(`openapi.json#/components/schemas/${name}`);
