@@ -1,5 +1,6 @@
 import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
+import { cartHandlers } from './cart/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { documentHandlers } from './documents/index.js';
 import { lookupHandlers } from './lookups/index.js';
@@ -20,4 +21,5 @@ export const handlers = {
   ...productHandlers,
   ...policyHandlers,
   ...policyClosureHandlers,
+  ...cartHandlers,
 } satisfies HandlerMap;

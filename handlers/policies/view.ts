@@ -151,3 +151,16 @@ export async function loadPolicy(scope: TenantScope, id: string, clientId: strin
   const row = await ownPolicyRow(scope, id, clientId);
   return toPolicy(row, (await assetsOf(scope, [row.id])).get(row.id));
 }
+
+/** Some of the client's policies as the API answers them, with their assets, in the order of `ids`. */
+export async function loadPolicies(scope: TenantScope, ids: string[], clientId: string): Promise<Policy[]> {
+  if (ids.length === 0) return [];
+  const rows = await withPolicyColumns(policyQuery(scope).where('policies.id', 'in', ids).where('policies.client_id', '=', clientId)).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const assets = await assetsOf(scope, ids);
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw notFound('Policy');
+    return toPolicy(row, assets.get(id));
+  });
+}
