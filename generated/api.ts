@@ -1714,6 +1714,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cart's items
+         * @description The signed-in client's cart, newest item first, paged with `limit` and `page`. Each item says
+         *     whether it would pass checkout now (`checkout.ready`), what checkout would refuse first if not
+         *     (`checkout.problem`), and its price if so (`checkout.premium`). `totals` covers the whole cart,
+         *     not only the page: how many items there are, how many are ready, and what the ready ones cost
+         *     per currency. A client only ever sees its own cart.
+         */
+        get: operations["listCartItems"];
+        put?: never;
+        /**
+         * Add an item to the cart
+         * @description Puts a policy of any type in the signed-in client's cart, to buy later with
+         *     `POST /client/cart/checkout`. The body is a policy create body (as for
+         *     `POST /client/policies`) whose `assets` are free-form while in the cart: an app can save what
+         *     the client has filled in so far.
+         *
+         *     - Checked now: every field but `assets` (types and bounds; `productId` an ACTIVE, ONLINE
+         *       product whose category is `policyType`; `currency` an ACTIVE currency, with `exchangeRate` 1
+         *       for the base currency; cover not starting in the past, `endDate` on or after `startDate`
+         *       within 5 years; `oldPolicyId` one of the client's policies of that type, only for
+         *       `RENEWAL`). `policyNo` and `originatingStaffId` are refused, `clientId` may only be the
+         *       client's own, and `generateInvoice` cannot be `false`: checkout invoices every item.
+         *     - Checked at checkout: the assets against the policy type's asset shape and rules, and the
+         *       price. The answer's `checkout` says already whether the item would pass.
+         *     - A cart holds at most 50 items (409 beyond).
+         */
+        post: operations["addCartItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/cart/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Empty the cart
+         * @description Removes every item from the signed-in client's cart. An empty cart stays empty (200). Other clients' carts are untouched.
+         */
+        delete: operations["clearCart"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/cart/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out the cart
+         * @description Turns the signed-in client's cart (or the items named in `itemIds`) into policies and one
+         *     invoice, in a single transaction. This call goes beyond the product specification, which
+         *     lists only the cart's item calls: it is how a cart is bought.
+         *
+         *     - Every item must be a valid create body for its policy type, exactly as
+         *       `POST /client/policies` takes it (the assets against the type's asset shape and rules, the
+         *       product, the currency, the dates, a `premium` equal to the server's price). An item that
+         *       fails stops the whole checkout: the answer names it (`cart[<id>].assets[0].sumInsured is
+         *       required`) and nothing is written. `checkout.ready` on each item tells beforehand.
+         *     - The items must share one currency and exchange rate (400 otherwise): one invoice has one
+         *       currency. Check out one currency at a time with `itemIds`.
+         *     - Each item becomes a policy through the same engine as `POST /client/policies`: priced,
+         *       numbered (`POL-0012`, in the order the items were added) and `PROCESSING`. One invoice
+         *       (`INV-0040`) bills them all, one line per policy; each policy's `invoice` is that invoice.
+         *       The items checked out leave the cart, and the client gets one notification.
+         *     - An empty cart answers 409 (`CART_EMPTY`); an id in `itemIds` that is not one of the client's
+         *       cart items answers 404, as an unknown id does.
+         */
+        post: operations["checkoutCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/cart/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cart item's id.
+                 * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
+                 */
+                id: components["parameters"]["CartItemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a cart item
+         * @description One item of the signed-in client's cart, with whether it would pass checkout now
+         *     (`checkout`). Another client's or another tenant's item id answers 404.
+         */
+        get: operations["getCartItem"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an item from the cart
+         * @description Removes one item from the signed-in client's cart. Another client's or another tenant's item id answers 404 and removes nothing.
+         */
+        delete: operations["deleteCartItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a cart item
+         * @description Changes some fields of one of the signed-in client's cart items: each field sent replaces the
+         *     stored one (`assets` replaces the whole list), `null` removes an optional field, the others
+         *     keep their value. The item as changed is checked as when it was added (every field but
+         *     `assets`; the assets at checkout), and the answer says whether it would pass checkout now.
+         *     Another client's or another tenant's item id answers 404 and changes nothing.
+         */
+        patch: operations["updateCartItem"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4902,6 +5038,200 @@ export interface components {
         ExternalInvoiceResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["ExternalInvoice"];
         };
+        /**
+         * @description Whether the item would pass checkout now, on its own: it is checked exactly as checkout checks
+         *     it (its policy type's schema, the product, the currency, the dates, the price), without
+         *     writing anything. Checkout also needs all the items it takes to share one currency.
+         */
+        CartItemCheckout: {
+            /** @description The item would become a policy if checked out now. */
+            ready: boolean;
+            /**
+             * @description What checkout would refuse first, in its words (`cart[<id>].assets[0].location is required`); null when ready.
+             * @example cart[5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40].assets[0].location is required
+             */
+            problem: string | null;
+            /**
+             * @description The premium checkout would charge now (the server's price); null when not ready.
+             * @example 1125
+             */
+            premium: number | null;
+        };
+        /**
+         * CartItem
+         * @description An item of the signed-in client's cart: the fields of `CartItemInput` as sent (with the
+         *     contract's defaults filled in), its `id`, and whether it would pass checkout now.
+         */
+        CartItem: {
+            /** Format: uuid */
+            id: string;
+            /** @description What is insured, as sent (free-form while in the cart). */
+            assets: {
+                [key: string]: unknown;
+            }[];
+            /** @description AUTO only. */
+            fleetDiscountRate?: number;
+            /** @description Group schemes only. */
+            sumInsured?: number;
+            checkout: components["schemas"]["CartItemCheckout"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
+        /**
+         * @description The whole cart at a glance (all items, not only this page): how many items there are, how many
+         *     would pass checkout now, and what those cost by currency (one checkout bills one currency).
+         */
+        CartTotals: {
+            /** @description Items in the cart. */
+            items: number;
+            /** @description Items that would pass checkout now. */
+            readyItems: number;
+            /** @description The premiums of the ready items, one entry per currency, by currency code. */
+            premiums: {
+                /** @example GHS */
+                currency: string;
+                /**
+                 * @description The sum of the ready items' premiums in this currency.
+                 * @example 4847.5
+                 */
+                amount: number;
+                /** @description Ready items in this currency. */
+                items: number;
+            }[];
+        };
+        /** @description One page of the signed-in client's cart, newest first, with the whole cart's totals. */
+        CartItemPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["CartItem"][];
+            totals: components["schemas"]["CartTotals"];
+        };
+        /**
+         * CartItemInput
+         * @description A policy create body of any type (the fields of `PolicyCreateBase`, with the type-specific
+         *     top-level fields `fleetDiscountRate` for AUTO and `sumInsured` for group schemes) whose `assets`
+         *     are free-form while in the cart. When it is added, every field but `assets` is checked as for a
+         *     new policy (bounds, the product sold for `policyType`, an ACTIVE currency, cover dates not in
+         *     the past, the policy a renewal names); a client may not send `policyNo` or
+         *     `originatingStaffId`, and `generateInvoice` cannot be `false` (checkout invoices every item).
+         *     At checkout the item must be a valid create body for its type, as `POST /client/policies`
+         *     takes it.
+         */
+        CartItemInput: {
+            /**
+             * @description What is insured, in the shape of the policy type's assets (`GET /client/policies/types`
+             *     names each type's asset schema). Free-form while in the cart: checked at checkout.
+             */
+            assets: {
+                [key: string]: unknown;
+            }[];
+            /** @description AUTO only. Discount in percent for a fleet, on the whole premium. */
+            fleetDiscountRate?: number;
+            /** @description Group schemes only (GROUP_PERSONAL_ACCIDENT, GROUP_LIFE, WORKMENS_COMPENSATION). The scheme's total sum insured. */
+            sumInsured?: number;
+        } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
+        /** @description One cart item. */
+        CartItemResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["CartItem"];
+        };
+        /** @description Which items to check out. Leave the body out (or send `{}`) to check out the whole cart. */
+        CartCheckoutRequest: {
+            /** @description Only these items of the cart (a repeated id counts once); each must be one of the client's cart items, else 404. */
+            itemIds?: string[];
+        };
+        /**
+         * @description The one invoice a checkout raises for all the policies it created (amount = their premiums).
+         *     Pay it with `POST /client/transactions`; paying it activates every policy on it.
+         */
+        CartInvoice: {
+            /** Format: uuid */
+            id: string;
+            /** @example INV-0040 */
+            invoiceNo: string;
+            /** @example Premiums for policies POL-0012, POL-0013 */
+            description: string;
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            /** @description The premiums of the policies it bills. */
+            amount: number;
+            /** @description `amount * exchangeRate`. */
+            convertedAmount: number;
+            /** Format: date */
+            invoiceDate: string;
+            /** @description What it bills, policy by policy, in the order the policies were created. */
+            items: {
+                /** Format: uuid */
+                policyId: string;
+                /** @example POL-0012 */
+                policyNo: string;
+                /** @description The policy's premium. */
+                amount: number;
+            }[];
+        };
+        /**
+         * @description What a checkout made, in one transaction: the policies, in the order their items were added
+         *     to the cart (each `PROCESSING`, with the shared invoice as its `invoice`), and the one invoice
+         *     billing them.
+         */
+        CartCheckout: {
+            policies: components["schemas"]["Policy"][];
+            invoice: components["schemas"]["CartInvoice"];
+        };
+        /** @description The result of a checkout. */
+        CartCheckoutResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["CartCheckout"];
+        };
+        /**
+         * @description The fields of a cart item to change, at least one; those left out keep their value. A field
+         *     sent replaces the stored one (`assets` replaces the whole list); `null` removes an optional
+         *     field (a stale `premium`, `notes`). The item as changed is checked as when it was added.
+         */
+        CartItemUpdate: {
+            policyType?: components["schemas"]["PolicyType"];
+            /** @example GHS */
+            currency?: string;
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @example 2027-11-30
+             */
+            endDate?: string;
+            /** Format: uuid */
+            productId?: string;
+            businessType?: components["schemas"]["BusinessType"];
+            /** @description Replaces the item's assets. Free-form while in the cart; checked at checkout. */
+            assets?: {
+                [key: string]: unknown;
+            }[];
+            coverageType?: string | null;
+            /**
+             * @description Checkout invoices every item; only `true` is accepted.
+             * @constant
+             */
+            generateInvoice?: true;
+            /** Format: uuid */
+            oldPolicyId?: string | null;
+            /** Format: uuid */
+            clientId?: string | null;
+            notes?: string | null;
+            premium?: number | null;
+            exchangeRate?: number;
+            /** @enum {string} */
+            businessCategory?: "LOCAL" | "GLOBAL";
+            coverType?: string | null;
+            additionalInformation?: {
+                formSerialNumber?: string;
+            } | null;
+            groupId?: string | null;
+            description?: string | null;
+            fleetDiscountRate?: number | null;
+            sumInsured?: number | null;
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -5151,6 +5481,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The signed-in client's cart has no item with this id (another client's or another tenant's item answers this too). */
+        CartItemNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -5343,6 +5682,11 @@ export interface components {
          * @example INV-0012
          */
         InvoiceNoOrId: string;
+        /**
+         * @description The cart item's id.
+         * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
+         */
+        CartItemId: string;
     };
     requestBodies: never;
     headers: never;
@@ -8013,6 +8357,298 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCartItems: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the cart, with the whole cart's totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartItemPage"];
+                };
+            };
+            /** @description `limit` or `page` is not valid; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    addCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartItemInput"];
+            };
+        };
+        responses: {
+            /** @description The item is in the cart; `checkout` says whether it would pass checkout now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartItemResponse"];
+                };
+            };
+            /** @description A field other than `assets` breaks a rule (a bound, the product, the currency, the dates, a field a client may not send), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            /** @description The cart already holds 50 items, or the policy `oldPolicyId` names has already been renewed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    clearCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cart is empty; `message` says how many items were removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkoutCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CartCheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartCheckoutResponse"];
+                };
+            };
+            /**
+             * @description `itemIds` is not valid, an item is not a valid create body for its policy type (the
+             *     message names the item and the field), or the items do not share one currency; nothing
+             *     was written.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description An id in `itemIds` is not one of the client's cart items (another client's or tenant's item answers this too), or a renewal item's `oldPolicyId` names no policy of the client; nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The cart is empty, or a renewal item's old policy has been renewed meanwhile; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description An item's `premium` (or an asset's) is not the server's price; the message names the item and gives the price. Nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cart item's id.
+                 * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
+                 */
+                id: components["parameters"]["CartItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartItemResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["CartItemNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cart item's id.
+                 * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
+                 */
+                id: components["parameters"]["CartItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["CartItemNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCartItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cart item's id.
+                 * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
+                 */
+                id: components["parameters"]["CartItemId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CartItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The item as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartItemResponse"];
+                };
+            };
+            /** @description The id is not a UUID, the body is empty or has an unknown property, or the item as changed breaks a rule; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The client's cart has no item with this id (another client's or tenant's item answers this too), or the `oldPolicyId` sent names no policy of the client. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

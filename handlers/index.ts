@@ -1,5 +1,6 @@
 import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
+import { cartHandlers } from './cart/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { documentHandlers } from './documents/index.js';
 import { invoiceHandlers } from './invoices/index.js';
@@ -24,4 +25,5 @@ export const handlers = {
   ...policyClosureHandlers,
   ...transactionHandlers,
   ...invoiceHandlers,
+  ...cartHandlers,
 } satisfies HandlerMap;

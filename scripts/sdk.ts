@@ -243,6 +243,10 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'GetOpenApiDocument200Response.paths': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
   'GetOpenApiDocument200Response[index]': 'GET /openapi.json answers a free-form OpenAPI document (additionalProperties: true)',
   'PolicyAsset[index]': "a stored asset keeps its policy type's own fields (MotorAsset, HomeAsset, ...: `GET /client/policies/types` names each type's schema)",
+  // The product spec's cart item: "the same fields as a policy with free-form assets".
+  'CartItemInput.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
+  'CartItemUpdate.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
+  'CartItem.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
 };
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
 const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse', Error: 'ModelError' };

@@ -50,7 +50,9 @@ let contractLoaded = false;
 
 /**
  * Checks a value against one of the contract's schemas (`components/schemas/<name>`) exactly as
- * request bodies are checked, for input ajv does not see on its own (multipart form fields).
+ * request bodies are checked, for input ajv does not see on its own (multipart form fields, a
+ * cart item at checkout). The contract is read as the router reads it (ajv takes no
+ * discriminator `mapping`).
  */
 export function checkAgainstSchema(name: string, value: unknown, context = 'body'): void {
   if (!contractLoaded) {

@@ -7,7 +7,7 @@ import type { Handler } from '../types.js';
 
 /**
  * Closes the account: it can no longer log in, its personal data is erased and its own records
- * (addresses, notifications, codes) removed. The row itself stays, with its id, type, country and
+ * (addresses, notifications, codes, cart) removed. The row itself stays, with its id, type, country and
  * dates, so the policies, invoices and claims it is party to remain whole.
  */
 export const deleteAccount: Handler<'deleteAccount'> = async (ctx, req) => {
@@ -21,7 +21,7 @@ export const deleteAccount: Handler<'deleteAccount'> = async (ctx, req) => {
   const now = ctx.clock.now();
   const documentKeys = await ctx.scope.transaction(async (scope) => {
     const documents = await scope.deleteFrom('documents').where('client_id', '=', id).returning('storage_key').execute();
-    for (const table of ['delivery_addresses', 'notifications', 'verification_codes', 'password_reset_codes'] as const) {
+    for (const table of ['delivery_addresses', 'notifications', 'verification_codes', 'password_reset_codes', 'cart_items'] as const) {
       await scope.deleteFrom(table).where('client_id', '=', id).execute();
     }
     await scope.updateTable('clients').set({

@@ -181,3 +181,16 @@ export function toPolicySummary(row: Awaited<ReturnType<ReturnType<typeof policy
     productName: row.product_name, currency: row.currency, premium: Number(row.premium), startDate: row.start_date, endDate: row.end_date,
   };
 }
+
+/** Some of the client's policies as the API answers them, with their assets, in the order of `ids`. */
+export async function loadPolicies(scope: TenantScope, ids: string[], clientId: string): Promise<Policy[]> {
+  if (ids.length === 0) return [];
+  const rows = await withPolicyColumns(policyQuery(scope).where('policies.id', 'in', ids).where('policies.client_id', '=', clientId)).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const assets = await assetsOf(scope, ids);
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw notFound('Policy');
+    return toPolicy(row, assets.get(id));
+  });
+}

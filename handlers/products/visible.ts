@@ -1,15 +1,17 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { HandlerContext } from '../../server/context.js';
+import type { Database } from '../../server/db/schema.js';
 
 export type Product = components['schemas']['Product'];
 
 /**
  * The products a client of the tenant may see: ACTIVE and ONLINE, owned by the tenant or assigned
  * to it. The assignment join names the tenant itself (the scope helper covers single tables).
+ * `db` is the caller's transaction when it has one.
  */
-export function visibleProducts(ctx: HandlerContext) {
-  return ctx.db.selectFrom('products')
+export function visibleProducts(ctx: HandlerContext, db: Kysely<Database> = ctx.db) {
+  return db.selectFrom('products')
     .innerJoin('companies as insurer', 'insurer.id', 'products.insurer_id')
     .leftJoin('product_assignments as assignment', (join) => join
       .onRef('assignment.product_id', '=', 'products.id')

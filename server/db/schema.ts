@@ -431,6 +431,17 @@ export interface PolicyClosuresTable {
   updated_at: Timestamp;
 }
 
+/** An item of a client's cart: a policy create body kept as sent, its assets checked at checkout. */
+export interface CartItemsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  client_id: string;
+  policy_type: string;
+  body: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -461,6 +472,7 @@ export interface Database {
   transaction_state_changes: TransactionStateChangesTable;
   idempotency_keys: IdempotencyKeysTable;
   payment_events: PaymentEventsTable;
+  cart_items: CartItemsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -474,4 +486,4 @@ export type DocumentRow = Selectable<DocumentsTable>;
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
   | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
-  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events';
+  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items';

@@ -1,0 +1,32 @@
+import { checkAgainstSchema } from '../../server/validation.js';
+import { clientId } from '../auth/session.js';
+import type { Handler } from '../types.js';
+import { cartItemColumns, checkItemFields, checkoutStatus, ownCartItem, toCartItem, type CartItemInput } from './cart.js';
+
+/**
+ * Changes some fields of one of the signed-in client's cart items: each field sent replaces the
+ * stored one, `null` removes it. The item as changed must still be a valid cart item, checked as
+ * when it was added; the item's row is locked meanwhile so two changes cannot interleave.
+ */
+export const updateCartItem: Handler<'updateCartItem'> = async (ctx, req) => {
+  const owner = clientId(ctx);
+  const now = ctx.clock.now();
+  const row = await ctx.scope.transaction(async (scope) => {
+    const current = await ownCartItem(scope, req.params.id, owner, { lock: true });
+    const merged: Record<string, unknown> = { ...current.body };
+    for (const [field, value] of Object.entries(req.body)) {
+      if (value === null) delete merged[field];
+      else merged[field] = value;
+    }
+    checkAgainstSchema('CartItemInput', merged);
+    const item = merged as unknown as CartItemInput;
+    await checkItemFields(ctx, scope, owner, item);
+    return scope.updateTable('cart_items')
+      .set({ body: JSON.stringify(item), policy_type: item.policyType, updated_at: now })
+      .where('id', '=', current.id)
+      .where('client_id', '=', owner)
+      .returning(cartItemColumns)
+      .executeTakeFirstOrThrow();
+  });
+  return { data: toCartItem(row, await checkoutStatus(ctx, ctx.scope, owner, row)) };
+};
