@@ -1669,6 +1669,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/transactions/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a payment's receipt
+         * @description The official receipt for one of the signed-in client's payments, as an A4 PDF: the company's
+         *     name and address; the receipt number and the transaction number; the date the money was paid
+         *     (`dateReceived`) and the date the receipt was issued; who paid (the `payee`, else the client);
+         *     the policies and the invoice paid; the amount received in figures and in words; the payment
+         *     method (with the cheque number and bank, or the institution, when given); and what remained
+         *     to pay on the invoice once this payment was counted.
+         *
+         *     A receipt acknowledges money received, so only confirmed money has one: a payment `APPROVED`
+         *     (cash, cheque or transfer staff approved, or a card checkout the provider confirmed) or
+         *     `VERIFIED` (mobile money the provider confirmed). A payment still pending (`PENDING_PAYMENT`,
+         *     `PENDING_APPROVAL`, `PENDING_VERIFICATION`) or one that failed (`CANCELLED`, `REJECTED`,
+         *     `ERROR`) answers 409 with code `PAYMENT_NOT_CONFIRMED`.
+         *
+         *     The receipt number (`RCT-0001`, numbered per company) is given once, when the payment is
+         *     confirmed, and never changes: every download of a receipt shows the same number and issue
+         *     date. Another client's or another tenant's payment answers 404, exactly as an unknown id does.
+         */
+        get: operations["downloadReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/invoices": {
         parameters: {
             query?: never;
@@ -5673,6 +5714,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+         * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+         */
+        TransactionId: string;
+        /**
          * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
          * @example POL-0012
          */
@@ -8276,6 +8322,64 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    downloadReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt, a PDF document. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `attachment`, named after the receipt number.
+                     * @example attachment; filename="receipt-RCT-0007.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description Receipts are private; no shared cache keeps them.
+                     * @example private, no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <the bytes of receipt-RCT-0007.pdf> */
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The signed-in client has no payment with this id (another client's or another tenant's payment answers this too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment is not confirmed money (not `APPROVED` or `VERIFIED`), so there is no receipt for it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     listInvoices: {

@@ -85,6 +85,11 @@ const NOT_DRIVEN: Record<string, string> = {
   // A cart item is a policy create body: the same productId and oldPolicyId. Its own id ({id} of
   // GET, PATCH and DELETE /client/cart/{id}) is driven above; checkout's itemIds in test/cart.test.ts.
   addCartItem: 'test/cart.test.ts: "answers 404 for another client\'s policy named as oldPolicyId"',
+  // A receipt needs a confirmed payment: the payment needs an invoice, which only a policy create
+  // makes (see above), and confirming it is staff's or the payment provider's, not a client call.
+  // An invoice number or id is not a client's resource here: the external look-up is by tenant.
+  getExternalInvoice: 'test/money.test.ts: "shows a payer an invoice by number or id, with no client details; other tenants see nothing"',
+  downloadReceipt: 'test/receipts.test.ts: "answers 404 for another client\'s or another tenant\'s payment, or an unknown one, and 400 for a malformed id"',
 };
 
 describe('list operations show no row of client A to client B or to tenant 2', () => {

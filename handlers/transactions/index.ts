@@ -1,4 +1,5 @@
 import { createTransaction } from './createTransaction.js';
+import { downloadReceipt } from './downloadReceipt.js';
 import { listTransactions } from './listTransactions.js';
 
-export const transactionHandlers = { createTransaction, listTransactions };
+export const transactionHandlers = { createTransaction, listTransactions, downloadReceipt };

@@ -365,6 +365,9 @@ export interface TransactionsTable {
   direct_debit_id: string | null;
   created_by_staff_id: string | null;
   settled_at: Date | null;
+  /** The official receipt's number (RCT series), given once when the payment is confirmed. */
+  receipt_no: string | null;
+  receipt_issued_at: Date | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

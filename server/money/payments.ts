@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Services } from '../context.js';
 import type { TransactionStatus } from '../db/schema.js';
 import { notifyClient } from '../notifications.js';
+import { issueReceipt } from '../receipts/number.js';
 import { movePolicy } from '../states/policy.js';
 import { CONFIRMED, moveTransaction, type TransactionActor } from '../states/transaction.js';
 import type { TenantScope } from '../tenancy.js';
@@ -28,9 +29,10 @@ export async function expireCheckouts(scope: TenantScope, invoiceId: string, now
 
 /**
  * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
- * lock; when confirmed money now covers the invoice, each policy it bills moves on, and the
- * client hears of it. Runs in the caller's transaction. Returns false when the payment had
- * already left `from` (a repeated or late event): nothing is changed then.
+ * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
+ * money was confirmed in); when confirmed money now covers the invoice, each policy it bills
+ * moves on, and the client hears of it. Runs in the caller's transaction. Returns false when the
+ * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
 export async function settlePayment(services: Pick<Services, 'notifier'>, scope: TenantScope, transactionId: string,
   to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<boolean> {
@@ -45,9 +47,10 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
   const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', tx.client_id).executeTakeFirstOrThrow();
   const amount = `${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`;
   if (CONFIRMED.includes(to)) {
+    const receipt = (await issueReceipt(scope, tx.id, at))!;
     await notifyClient(services, scope, client, {
       title: `Payment ${tx.transaction_no} received`,
-      body: `We received ${amount} for invoice ${invoice.invoice_no}. ${figures.isClosed ? 'The invoice is paid in full.'
+      body: `We received ${amount} for invoice ${invoice.invoice_no} (receipt ${receipt.receiptNo}). ${figures.isClosed ? 'The invoice is paid in full.'
         : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
       entity: { name: 'transaction', id: tx.id },
       message: { template: 'payment-received' },

@@ -6,6 +6,7 @@ import { documents } from './20261121_004_documents.js';
 import { policies } from './20261122_005_policies.js';
 import { money } from './20261123_006_money.js';
 import { cart } from './20261124_007_cart.js';
+import { receipts } from './20261125_008_receipts.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_005_policies': policies,
   '20261123_006_money': money,
   '20261124_007_cart': cart,
+  '20261125_008_receipts': receipts,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
