@@ -1,6 +1,7 @@
 import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
+import { directDebitHandlers } from './directDebits/index.js';
 import { documentHandlers } from './documents/index.js';
 import { invoiceHandlers } from './invoices/index.js';
 import { lookupHandlers } from './lookups/index.js';
@@ -24,4 +25,5 @@ export const handlers = {
   ...policyClosureHandlers,
   ...transactionHandlers,
   ...invoiceHandlers,
+  ...directDebitHandlers,
 } satisfies HandlerMap;

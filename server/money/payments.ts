@@ -8,6 +8,7 @@ import { movePolicy } from '../states/policy.js';
 import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
 import type { TenantScope } from '../tenancy.js';
 import { toCents } from './billing.js';
+import { completeMandatesOfPaidInvoice } from './direct-debits.js';
 import { invoiceFigures, paymentSums } from './figures.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
@@ -113,7 +114,10 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
       entity: { name: 'transaction', id: tx.id },
       message: { template: 'payment-received' },
     });
-    if (figures.isClosed) await activatePaidPolicies(scope, invoice.id, at);
+    if (figures.isClosed) {
+      await activatePaidPolicies(scope, invoice.id, at);
+      await completeMandatesOfPaidInvoice(scope, invoice, at);
+    }
   } else {
     await notifyClient(services, scope, client, {
       title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
@@ -125,14 +129,15 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
 }
 
 /**
- * The policies an invoice bills, paid in full: each one still `PROCESSING` becomes `ACTIVE`, or
- * `INACTIVE` until its start date (DESIGN.md section 4). Policies staff hold elsewhere stay put.
+ * The policies an invoice bills, paid in full: each one still `PROCESSING` (or `AWAITING_DEBIT`,
+ * paid under a direct debit) becomes `ACTIVE`, or `INACTIVE` until its start date (DESIGN.md
+ * section 4). Policies staff hold elsewhere stay put.
  */
 export async function activatePaidPolicies(scope: TenantScope, invoiceId: string, at: Date) {
   const today = at.toISOString().slice(0, 10);
   const policies = await scope.selectFrom('invoice_items').innerJoin('policies', 'policies.id', 'invoice_items.policy_id')
     .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.start_date'])
-    .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', '=', 'PROCESSING')
+    .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', 'in', ['PROCESSING', 'AWAITING_DEBIT'])
     .forUpdate('policies').execute();
   for (const policy of policies) {
     await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, policy.start_date <= today ? 'ACTIVE' : 'INACTIVE',
