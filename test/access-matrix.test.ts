@@ -76,6 +76,10 @@ const NOT_DRIVEN: Record<string, string> = {
   // Documents are created by a multipart upload, which the request generator does not build.
   downloadDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
   deleteDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
+  // Invoices are raised by policy creation, not by a POST of their own, so `invoiceId` and the
+  // public look-up's {invoiceNoOrId} name no collection the matrix can create in.
+  createTransaction: 'test/money.test.ts: "answers 404 for another client\'s or tenant\'s invoice, and writes nothing"',
+  getExternalInvoice: 'test/money.test.ts: "shows a payer an invoice by number or id, with no client details; other tenants see nothing"',
   // Policy creates name a product (tenant data, not a client's) and, for renewals, an old policy the
   // generated bodies never carry.
   ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
