@@ -1658,8 +1658,9 @@ export interface paths {
          *     - `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`: money paid elsewhere, `PENDING_APPROVAL`
          *       until staff approve or reject it.
          *
-         *     Once confirmed money covers the invoice, each policy it bills moves on: `PROCESSING` becomes
-         *     `ACTIVE` (or `INACTIVE` until its `startDate`). The client is notified of each payment.
+         *     Once confirmed money covers the invoice, each policy it bills moves on: `PROCESSING` (or
+         *     `AWAITING_DEBIT`, under a direct debit) becomes `ACTIVE` (or `INACTIVE` until its `startDate`),
+         *     and the policy's active direct debit is `COMPLETED`. The client is notified of each payment.
          *     Send an `Idempotency-Key` so that a retry never pays twice.
          */
         post: operations["createTransaction"];
@@ -1889,6 +1890,110 @@ export interface paths {
          *     Another client's or another tenant's item id answers 404 and changes nothing.
          */
         patch: operations["updateCartItem"];
+        trace?: never;
+    };
+    "/client/direct-debits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List direct debits
+         * @description One page of the signed-in client's direct debit mandates, newest first, each with its policy,
+         *     its invoice as it stands and its next due date. Filter by `policyId`. A mandate's history (each
+         *     due date and the payment raised) is in `GET /client/direct-debits/{id}`.
+         */
+        get: operations["listDirectDebits"];
+        put?: never;
+        /**
+         * Set up a direct debit
+         * @description Sets up a direct debit mandate that pays one of the signed-in client's policies by mobile money
+         *     in instalments: on `startDate` and then at every `frequency`, a scheduled job raises a
+         *     `MOBILE_MONEY` payment of `amount` against the policy's invoice (`PENDING_VERIFICATION`, the
+         *     payment prompt sent to `mobileNumber`), as `POST /client/transactions` would. A debit never
+         *     takes more than the invoice still owes. The mandate stops by itself (`COMPLETED`) once the
+         *     invoice is paid in full or the last due date on or before `endDate` has been debited; the
+         *     client may cancel it before. Each due date is debited once, however often or on however many
+         *     servers the job runs. Debits are raised during the due date (UTC).
+         *
+         *     Rules: the policy must be one the client owns (404 otherwise, as for an unknown id) and be
+         *     `PROCESSING` (invoiced, unpaid) or `AWAITING_DEBIT` (409 otherwise); its invoice must still
+         *     have something to pay (409); a policy has at most one `ACTIVE` mandate (409, even when two
+         *     requests arrive at once). `startDate` is today or later and not after the policy's `endDate`;
+         *     `endDate` is on or after `startDate`. `amount` 0 or left out is the policy's premium.
+         *     `mobileNumber` left out is the client's account phone number (400 when it has none).
+         *
+         *     The policy becomes `AWAITING_DEBIT`; once confirmed money covers the invoice it moves on to
+         *     `ACTIVE` (or `INACTIVE` until its `startDate`). The client is notified of the mandate and of
+         *     each debit.
+         */
+        post: operations["createDirectDebit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/direct-debits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a direct debit
+         * @description One of the signed-in client's direct debit mandates: its next due date (`nextDebitDate`, null
+         *     once it is `CANCELLED` or `COMPLETED`), its policy and invoice as they stand, and its history:
+         *     every due date so far with the payment raised on it and that payment's status now. Another
+         *     client's or tenant's id answers 404.
+         */
+        get: operations["getDirectDebit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/direct-debits/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a direct debit
+         * @description Cancels one of the signed-in client's `ACTIVE` direct debit mandates: no further debit is
+         *     raised. `reason` (5 characters or more) and the time are kept with it. Payments already raised
+         *     stay as they are (a prompt already sent can still be approved). The policy stays
+         *     `AWAITING_DEBIT` until its invoice is paid: pay it with `POST /client/transactions` or set up
+         *     a new mandate. A mandate already `CANCELLED` or `COMPLETED` answers 409; another client's or
+         *     tenant's id answers 404 and changes nothing.
+         */
+        post: operations["cancelDirectDebit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -5273,6 +5378,259 @@ export interface components {
             fleetDiscountRate?: number | null;
             sumInsured?: number | null;
         };
+        /**
+         * @description Where a direct debit mandate is. `ACTIVE`: debits are taken on each due date. `CANCELLED`: the
+         *     client cancelled it (`POST /client/direct-debits/{id}/cancel`), or the policy was cancelled or
+         *     ended, so it stopped; `cancelReason` says why. `COMPLETED`: it ran its course: the invoice was paid
+         *     in full, or the last due date on or before `endDate` was debited. Only an `ACTIVE` mandate can be
+         *     cancelled; `CANCELLED` and `COMPLETED` are final.
+         * @enum {string}
+         */
+        DirectDebitStatus: "ACTIVE" | "CANCELLED" | "COMPLETED";
+        /** @description The policy a direct debit pays for, as it is now. */
+        DirectDebitPolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example 3722.5 */
+            premium: number;
+            /** @example GHS */
+            currency: string;
+        };
+        /** @description The invoice a direct debit pays, as it stands now (figures as in `GET /client/invoices`). */
+        DirectDebitInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 750 */
+            amountPaid: number;
+            /** @example 2972.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * @description How often the debit is taken, counted from `startDate`: every day, week, month, three months,
+         *     six months or year. A monthly debit starting on the 31st falls on the last day of shorter months
+         *     and returns to the 31st when the month has one.
+         * @enum {string}
+         */
+        DirectDebitFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "QUARTERLY" | "HALF_YEARLY" | "YEARLY";
+        /**
+         * DirectDebit
+         * @description A direct debit mandate on one of the client's policies: each due date, a scheduled job raises a
+         *     mobile money payment of `amount` (never more than the invoice still owes) against the policy's
+         *     invoice and sends the payment prompt to `mobileNumber`. `nextDebitDate` is the next due date;
+         *     null once the mandate is `CANCELLED` or `COMPLETED`.
+         */
+        DirectDebit: {
+            /**
+             * Format: uuid
+             * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+             */
+            id: string;
+            status: components["schemas"]["DirectDebitStatus"];
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            policy: components["schemas"]["DirectDebitPolicy"];
+            invoice: components["schemas"]["DirectDebitInvoice"];
+            /**
+             * @description What each debit takes at most.
+             * @example 750
+             */
+            amount: number;
+            /**
+             * @description The invoice's currency.
+             * @example GHS
+             */
+            currency: string;
+            frequency: components["schemas"]["DirectDebitFrequency"];
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-04-01
+             */
+            endDate: string | null;
+            /**
+             * Format: date
+             * @description The next due date; null once the mandate is `CANCELLED` or `COMPLETED`.
+             * @example 2027-01-01
+             */
+            nextDebitDate: string | null;
+            /** @description How each debit is collected; `MOBILE_MONEY` today. */
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description The wallet debited.
+             * @example 0244123456
+             */
+            mobileNumber: string;
+            /** @example Monthly instalments for my car insurance */
+            description: string | null;
+            /**
+             * @description Why it was cancelled (the client's reason, or why the system stopped it); null unless `CANCELLED`.
+             * @example null
+             */
+            cancelReason: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            completedAt: string | null;
+            /**
+             * @description Why it completed (the invoice paid in full, or its `endDate` reached); null unless `COMPLETED`.
+             * @example null
+             */
+            completionReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-01T00:15:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of the client's direct debit mandates, newest first (each one's history through `GET /client/direct-debits/{id}`). */
+        DirectDebitPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["DirectDebit"][];
+        };
+        /**
+         * @description A direct debit mandate: the server takes `amount` from the client's mobile money wallet on every
+         *     due date from `startDate`, at `frequency`, toward the policy's invoice, until the invoice is paid
+         *     in full, `endDate` passes, or the client cancels. `policyId`, `startDate` and `frequency` are
+         *     required. `amount` 0 or left out is the policy's premium; a debit never takes more than the
+         *     invoice still owes. `mobileNumber` is the wallet debited (the client's account phone number when
+         *     left out).
+         */
+        DirectDebitCreate: {
+            /**
+             * Format: uuid
+             * @description The policy whose invoice is paid; one of the signed-in client's own, `PROCESSING` or `AWAITING_DEBIT`.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            /**
+             * Format: date
+             * @description The first due date; today or later.
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description No debit is taken after this day; on or after `startDate`. Left out, debits run until the invoice is paid.
+             * @example 2027-04-01
+             */
+            endDate?: string;
+            frequency: components["schemas"]["DirectDebitFrequency"];
+            /**
+             * @description What each debit takes, in the invoice's currency. 0 or left out is the policy's premium.
+             * @example 750
+             */
+            amount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description The client's own note; it is also written on each payment the mandate raises.
+             * @example Monthly instalments for my car insurance
+             */
+            description?: string;
+            /**
+             * @description The mobile money wallet that gets each debit's payment prompt; the client's account phone
+             *     number when left out. In the sandbox, numbers ending in `0000` fail and every other number pays.
+             * @example 0244123456
+             */
+            mobileNumber?: string;
+        };
+        /**
+         * @description One due date of a direct debit. `RAISED`: a mobile money payment of `amount` was raised against
+         *     the invoice (`transaction` is it, with its status now: `PENDING_VERIFICATION` until the provider
+         *     confirms it, then `VERIFIED` or `ERROR`). `SKIPPED`: nothing was raised because payments still
+         *     awaiting confirmation already cover what the invoice owes; `note` says so. Each due date is
+         *     debited once, however many times or servers the scheduled job runs on.
+         */
+        DirectDebitRun: {
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            dueDate: string;
+            /**
+             * @example RAISED
+             * @enum {string}
+             */
+            outcome: "RAISED" | "SKIPPED";
+            /**
+             * @description What was debited; 0 when skipped. Never more than the invoice still owed.
+             * @example 750
+             */
+            amount: number;
+            /** @example null */
+            note: string | null;
+            /** @description The payment raised; null when skipped. */
+            transaction: {
+                /**
+                 * Format: uuid
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: string;
+                /** @example TRX-0007 */
+                transactionNo: string;
+                status: components["schemas"]["TransactionStatus"];
+                /** @example 750 */
+                amount: number;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the debit was raised.
+             * @example 2026-12-01T00:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A direct debit mandate with its history. */
+        DirectDebitDetails: components["schemas"]["DirectDebit"] & {
+            /** @description Every due date so far and what was debited on it, oldest first. */
+            history: components["schemas"]["DirectDebitRun"][];
+        };
+        /** @description One direct debit mandate with its history. */
+        DirectDebitResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["DirectDebitDetails"];
+        };
+        /**
+         * @description Why the client cancels the direct debit, in its own words (5 to 1,000 characters).
+         * @example I will pay the rest at the branch in cash
+         */
+        DirectDebitReason: string;
+        /** @description Cancels an `ACTIVE` direct debit; `reason` (at least 5 characters) is kept with it. */
+        DirectDebitCancel: {
+            reason: components["schemas"]["DirectDebitReason"];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -5531,6 +5889,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The signed-in client has no direct debit with this id (another client's or another tenant's mandate answers this too). */
+        DirectDebitNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -5733,6 +6100,16 @@ export interface components {
          * @example 5d0c8e2a-4b7f-4c1d-9e3a-2f6b8a1c7d40
          */
         CartItemId: string;
+        /**
+         * @description Only mandates on this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        DirectDebitPolicyIdQuery: string;
+        /**
+         * @description The direct debit mandate's id.
+         * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+         */
+        DirectDebitId: string;
     };
     requestBodies: never;
     headers: never;
@@ -8751,6 +9128,175 @@ export interface operations {
                 };
             };
             409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDirectDebits: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only mandates on this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["DirectDebitPolicyIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of mandates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDirectDebit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitCreate"];
+            };
+        };
+        responses: {
+            /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a `startDate` in the past or after the policy ends, an `endDate` before `startDate`, no wallet to debit), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description The policy cannot take a mandate in its state, its invoice has nothing left to pay, or it already has an `ACTIVE` mandate. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDirectDebit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate with its history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DirectDebitNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelDirectDebit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitCancel"];
+            };
+        };
+        responses: {
+            /** @description The mandate, `CANCELLED`, with its history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitResponse"];
+                };
+            };
+            /** @description The id is not a UUID, `reason` is missing or shorter than 5 characters, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DirectDebitNotFound"];
+            /** @description The mandate is no longer `ACTIVE` (already cancelled, or completed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -2,6 +2,7 @@ import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
 import { cartHandlers } from './cart/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
+import { directDebitHandlers } from './directDebits/index.js';
 import { documentHandlers } from './documents/index.js';
 import { invoiceHandlers } from './invoices/index.js';
 import { lookupHandlers } from './lookups/index.js';
@@ -26,4 +27,5 @@ export const handlers = {
   ...transactionHandlers,
   ...invoiceHandlers,
   ...cartHandlers,
+  ...directDebitHandlers,
 } satisfies HandlerMap;

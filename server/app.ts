@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app serves (method and URL), in registration order. */
     routeTable: { method: string; url: string }[];
+    /** The services handlers get (database, clock, notifier, payment provider...), for background jobs. */
+    services: Services;
   }
 }
 
@@ -176,6 +178,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return { token, expiresAt: new Date(exp * 1000) };
     },
   };
+
+  app.decorate('services', services);
 
   const operations = operationIndex();
   const route = (meta: OperationMeta) => {

@@ -38,6 +38,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Most files in one upload; more get 413. */
   maxUploadFiles: number;
+  /** How often this instance polls the job queue (due direct debits...); 0 runs no background jobs here. */
+  jobPollIntervalMs: number;
 }
 
 export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firebaseJwksUrl: env.FIREBASE_JWKS_URL
       || 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', 5_000, env),
     ...storage(env),
   };
 }

@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedSandbox } from './db/seed.js';
+import { backgroundWorker } from './jobs/index.js';
 import { dispatchOutbox, loggingTransport } from './outbox.js';
 
 /** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and close. */
@@ -19,6 +20,9 @@ const outboxTimer = setInterval(() => {
   dispatchOutbox(database.db, transport).catch((err) => app.log.error({ err }, 'outbox dispatch failed'));
 }, 5_000);
 
+// Background jobs (due direct debits...) live in the database's job queue; this timer only polls it.
+const worker = config.jobPollIntervalMs > 0 ? backgroundWorker(app.services, config.jobPollIntervalMs, app.log) : undefined;
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -27,6 +31,7 @@ async function shutdown(signal: string) {
   clearInterval(outboxTimer);
   const force = setTimeout(() => process.exit(1), 20_000);
   force.unref();
+  await worker?.stop();
   await app.close();
   process.exit(0);
 }
@@ -34,6 +39,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+worker?.start();
 const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/api/v1`;
 const usingDefaultKey = !process.env.SANDBOX_API_KEY;
 console.log(`

@@ -76,19 +76,19 @@ const NOT_DRIVEN: Record<string, string> = {
   // Documents are created by a multipart upload, which the request generator does not build.
   downloadDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
   deleteDocument: 'test/documents.test.ts: "documents of other clients and tenants are 404 to download and to delete"',
+  // Invoices are raised by policy creation, not by a POST of their own, so `invoiceId` and the
+  // public look-up's {invoiceNoOrId} name no collection the matrix can create in.
+  createTransaction: 'test/money.test.ts: "answers 404 for another client\'s or tenant\'s invoice, and writes nothing"',
+  getExternalInvoice: 'test/money.test.ts: "shows a payer an invoice by number or id, with no client details; other tenants see nothing"',
   // Policy creates name a product (tenant data, not a client's) and, for renewals, an old policy the
   // generated bodies never carry.
   ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
     'test/policies.test.ts: "answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it"'])),
-  // Invoices are raised by policy creation, not by a call of their own, so no creator answers an invoiceId.
-  createTransaction: 'test/money.test.ts: "answers 404 for another client\'s or tenant\'s invoice, and writes nothing"',
   // A cart item is a policy create body: the same productId and oldPolicyId. Its own id ({id} of
   // GET, PATCH and DELETE /client/cart/{id}) is driven above; checkout's itemIds in test/cart.test.ts.
   addCartItem: 'test/cart.test.ts: "answers 404 for another client\'s policy named as oldPolicyId"',
   // A receipt needs a confirmed payment: the payment needs an invoice, which only a policy create
   // makes (see above), and confirming it is staff's or the payment provider's, not a client call.
-  // An invoice number or id is not a client's resource here: the external look-up is by tenant.
-  getExternalInvoice: 'test/money.test.ts: "shows a payer an invoice by number or id, with no client details; other tenants see nothing"',
   downloadReceipt: 'test/receipts.test.ts: "answers 404 for another client\'s or another tenant\'s payment, or an unknown one, and 400 for a malformed id"',
 };
 

@@ -3,10 +3,8 @@ import { badRequest, conflict, notFound } from '../../server/errors.js';
 import { idempotent } from '../../server/idempotency.js';
 import { toCents } from '../../server/money/billing.js';
 import { paymentSums, remainingToPay } from '../../server/money/figures.js';
-import { expireCheckouts, lockInvoice } from '../../server/money/payments.js';
+import { expireCheckouts, lockInvoice, writePayment } from '../../server/money/payments.js';
 import { notifyClient } from '../../server/notifications.js';
-import { nextNumber } from '../../server/numbering.js';
-import { initialTransactionStatus, recordInitialTransactionState } from '../../server/states/transaction.js';
 import { clientId } from '../auth/session.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { todayOf } from '../policies/rules.js';
@@ -53,50 +51,29 @@ export const createTransaction: Handler<'createTransaction'> = async (ctx, req) 
     const files = body.files ?? [];
     await checkOwnDocuments(scope, owner, files, 'body.files');
 
-    const status = initialTransactionStatus(body.paymentMethod);
-    const transactionNo = await nextNumber(scope, 'TRX');
-    const tx = await scope.insertInto('transactions', {
-      transaction_no: transactionNo,
-      invoice_id: invoice.id,
-      policy_id: invoice.policy_id,
-      client_id: owner,
-      payment_method: body.paymentMethod,
-      status,
-      amount: amount.toFixed(2),
-      currency: invoice.currency,
-      exchange_rate: exchangeRate.toString(),
-      converted_amount: toCents(amount.mul(exchangeRate)).toFixed(2),
-      transaction_type: body.transactionType ?? null,
-      date_received: body.dateReceived ?? today,
-      payee: body.payee ?? null,
-      payment_institution: body.paymentInstitution ?? null,
-      description: body.description ?? null,
-      cheque_date: body.chequeDate ?? null,
-      name_on_cheque: body.nameOnCheque ?? null,
-      cheque_no: body.chequeNo ?? null,
-      cheque_type: body.chequeType ?? null,
-      document_ids: JSON.stringify(files),
-      mobile_number: body.mobileNumber ?? null,
-      created_at: now,
-      updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
-    await recordInitialTransactionState(scope, tx.id, status, { by: 'client', id: owner }, now);
-
-    const start = { transactionId: tx.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
-    if (body.paymentMethod === 'ONLINE') {
-      const checkout = await ctx.payments.startCheckout(start);
-      await scope.updateTable('transactions').set({ provider: ctx.payments.name, provider_reference: checkout.reference, checkout_url: checkout.checkoutUrl })
-        .where('id', '=', tx.id).execute();
-    } else if (body.paymentMethod === 'MOBILE_MONEY') {
-      const prompt = await ctx.payments.requestMobileMoney({ ...start, mobileNumber: body.mobileNumber! });
-      await scope.updateTable('transactions').set({ provider: ctx.payments.name, provider_reference: prompt.reference }).where('id', '=', tx.id).execute();
-    }
+    const tx = await writePayment(ctx, scope, {
+      invoice, clientId: owner, method: body.paymentMethod, amount, exchangeRate, dateReceived: body.dateReceived ?? today,
+      details: {
+        transaction_type: body.transactionType ?? null,
+        payee: body.payee ?? null,
+        payment_institution: body.paymentInstitution ?? null,
+        description: body.description ?? null,
+        cheque_date: body.chequeDate ?? null,
+        name_on_cheque: body.nameOnCheque ?? null,
+        cheque_no: body.chequeNo ?? null,
+        cheque_type: body.chequeType ?? null,
+        document_ids: JSON.stringify(files),
+        mobile_number: body.mobileNumber ?? null,
+      },
+      actor: { by: 'client', id: owner },
+      at: now,
+    });
 
     const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
     const what = body.paymentMethod === 'ONLINE' ? 'Complete the checkout to pay it.'
       : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.` : 'It will count once approved.';
     await notifyClient(ctx, scope, client, {
-      title: `Payment ${transactionNo} started`,
+      title: `Payment ${tx.transactionNo} started`,
       body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
       entity: { name: 'transaction', id: tx.id },
     });

@@ -445,6 +445,68 @@ export interface CartItemsTable {
   updated_at: Timestamp;
 }
 
+export type DirectDebitFrequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'HALF_YEARLY' | 'YEARLY';
+export type DirectDebitStatus = 'ACTIVE' | 'CANCELLED' | 'COMPLETED';
+
+/** A client's direct debit mandate on a policy (server/money/direct-debits.ts). */
+export interface DirectDebitsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_id: string;
+  invoice_id: string;
+  client_id: string;
+  amount: Numeric;
+  currency: string;
+  frequency: DirectDebitFrequency;
+  start_date: PlainDate;
+  end_date: PlainDate | null;
+  /** Due dates passed so far: the next one is start_date plus this many periods. */
+  due_count: Generated<number>;
+  /** Null unless ACTIVE. */
+  next_debit_date: PlainDate | null;
+  status: Generated<DirectDebitStatus>;
+  payment_method: Generated<'MOBILE_MONEY'>;
+  mobile_number: string;
+  description: string | null;
+  cancel_reason: string | null;
+  cancelled_at: Date | null;
+  completed_at: Date | null;
+  completion_reason: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** One due date of a mandate and what was debited on it; unique per (mandate, due date). */
+export interface DirectDebitRunsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  direct_debit_id: string;
+  due_date: PlainDate;
+  outcome: 'RAISED' | 'SKIPPED';
+  transaction_id: string | null;
+  amount: Numeric;
+  note: string | null;
+  created_at: CreatedAt;
+}
+
+/** The job queue (server/jobs/queue.ts): not a tenant table; a job's payload names its tenant when it has one. */
+export interface JobsTable {
+  id: Generated<string>;
+  queue: string;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  dedupe_key: string | null;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_by: string | null;
+  locked_until: Date | null;
+  last_error: string | null;
+  done_at: Date | null;
+  failed_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -476,6 +538,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   payment_events: PaymentEventsTable;
   cart_items: CartItemsTable;
+  direct_debits: DirectDebitsTable;
+  direct_debit_runs: DirectDebitRunsTable;
+  jobs: JobsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -489,4 +554,4 @@ export type DocumentRow = Selectable<DocumentsTable>;
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
   | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
-  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items';
+  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs';

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/schema.js';
+import { claim, complete, DEFAULT_LEASE_MS, enqueue, fail, type Job } from './queue.js';
+
+/** Runs one claimed job; throwing fails it (retried with backoff). Must be safe to run twice. */
+export type JobHandler = (job: Job, now: Date) => Promise<void>;
+
+/** A job enqueued once per time slot (every `everyMs`), by whichever instance polls first. */
+export interface Recurring { queue: string; everyMs: number }
+
+export interface WorkerOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  handlers: Record<string, JobHandler>;
+  recurring?: readonly Recurring[];
+  /** Time between polls. */
+  intervalMs: number;
+  /** Jobs claimed per poll at most (they run one after another). */
+  batchSize?: number;
+  leaseMs?: number;
+  workerId?: string;
+  log?: { error(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
+}
+
+export interface Worker {
+  readonly id: string;
+  /** One poll: enqueue the current slot of each recurring job, then claim and run what is ready. Answers the jobs run. */
+  tick(): Promise<number>;
+  /** Polls every `intervalMs` until stopped (the first poll at once). */
+  start(): void;
+  /** Stops polling and waits for the poll in progress to finish. */
+  stop(): Promise<void>;
+}
+
+/** The dedupe key of a recurring job's slot: its queue and the slot's start. */
+export const slotKey = (recurring: Recurring, now: Date) => {
+  const start = Math.floor(now.getTime() / recurring.everyMs) * recurring.everyMs;
+  return { dedupeKey: `${recurring.queue}@${new Date(start).toISOString()}`, runAt: new Date(start) };
+};
+
+/**
+ * The background worker every instance runs. Its timer only polls: jobs, their schedule and their
+ * locks live in the database, so any number of instances share the work, and a stopped or crashed
+ * one loses nothing (its claimed jobs are taken again when their lease ends).
+ */
+export function createWorker(options: WorkerOptions): Worker {
+  const id = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const queues = Object.keys(options.handlers);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  async function tick(): Promise<number> {
+    const now = options.clock.now();
+    for (const recurring of options.recurring ?? []) {
+      await enqueue(options.db, { queue: recurring.queue, ...slotKey(recurring, now), maxAttempts: 3 }, now);
+    }
+    const jobs = await claim(options.db, { queues, workerId: id, limit: options.batchSize ?? 10, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS }, now);
+    for (const job of jobs) {
+      try {
+        await options.handlers[job.queue](job, options.clock.now());
+        await complete(options.db, job, id, options.clock.now());
+      } catch (error) {
+        const { retryAt } = await fail(options.db, job, id, error, options.clock.now());
+        options.log?.error({ err: error, job: job.id, queue: job.queue, attempt: job.attempts, retryAt }, `job ${job.queue} failed`);
+      }
+    }
+    return jobs.length;
+  }
+
+  const loop = async () => {
+    running = tick().catch((err) => options.log?.error({ err }, 'job worker poll failed'));
+    await running;
+    running = undefined;
+    if (!stopped) timer = setTimeout(loop, options.intervalMs).unref();
+  };
+
+  return {
+    id,
+    tick,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      timer = setTimeout(loop, 0).unref();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
