@@ -87,14 +87,19 @@ export const createTransaction: Handler<'createTransaction'> = async (ctx, req) 
       const checkout = await ctx.payments.startCheckout(start);
       await scope.updateTable('transactions').set({ provider: ctx.payments.name, provider_reference: checkout.reference, checkout_url: checkout.checkoutUrl })
         .where('id', '=', tx.id).execute();
-    } else if (body.paymentMethod === 'MOBILE_MONEY') {
+    }
+    let promptUrl: string | undefined;
+    if (body.paymentMethod === 'MOBILE_MONEY') {
       const prompt = await ctx.payments.requestMobileMoney({ ...start, mobileNumber: body.mobileNumber! });
+      promptUrl = prompt.promptUrl;
       await scope.updateTable('transactions').set({ provider: ctx.payments.name, provider_reference: prompt.reference }).where('id', '=', tx.id).execute();
     }
 
     const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
+    // The sandbox's phone is a page: the client is told where it is.
     const what = body.paymentMethod === 'ONLINE' ? 'Complete the checkout to pay it.'
-      : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.` : 'It will count once approved.';
+      : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.${promptUrl ? ` (Sandbox: the prompt is at ${promptUrl}.)` : ''}`
+        : 'It will count once approved.';
     await notifyClient(ctx, scope, client, {
       title: `Payment ${transactionNo} started`,
       body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,

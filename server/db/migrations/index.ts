@@ -5,6 +5,7 @@ import { clientAccount } from './20261121_003_client_account.js';
 import { documents } from './20261121_004_documents.js';
 import { policies } from './20261122_005_policies.js';
 import { money } from './20261123_006_money.js';
+import { paymentWebhooks } from './20261124_007_payment_webhooks.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '20261121_004_documents': documents,
   '20261122_005_policies': policies,
   '20261123_006_money': money,
+  '20261124_007_payment_webhooks': paymentWebhooks,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
