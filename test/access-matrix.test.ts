@@ -80,6 +80,15 @@ const NOT_DRIVEN: Record<string, string> = {
   // generated bodies never carry.
   ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
     'test/policies.test.ts: "answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it"'])),
+  // Invoices are raised by policy creation, not by a POST of their own.
+  createTransaction: 'test/money.test.ts: "answers 404 for another client\'s or tenant\'s invoice, and writes nothing"',
+  getExternalInvoice: 'test/money.test.ts: "shows a payer an invoice by number or id, with no client details; other tenants see nothing"',
+  // The sandbox provider's pages take no Api-Key: the reference in the address is the credential
+  // (a payer's browser holds it, as with a hosted checkout link), so whoever has it may use it.
+  ...Object.fromEntries(['getSandboxCheckout', 'answerSandboxCheckout', 'getSandboxMobileMoneyPrompt', 'answerSandboxMobileMoneyPrompt'].map((id) => [id,
+    'test/payment-provider.test.ts: "answers a 404 page for an unknown reference, and 400 for one not of its form"'])),
+  // {provider} names a payment provider, not a resource; the provider's signature admits it.
+  receivePaymentWebhook: 'test/payment-provider.test.ts: "refuses a missing, malformed or wrong signature with 401 and changes nothing"',
 };
 
 describe('list operations show no row of client A to client B or to tenant 2', () => {
