@@ -1649,12 +1649,14 @@ export interface paths {
          *
          *     What happens next depends on `paymentMethod`:
          *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `checkoutUrl` is the hosted checkout page to
-         *       send the payer to (the sandbox page has pay, fail and cancel buttons). The provider's signed
-         *       webhook then makes it `APPROVED`, `CANCELLED` or `ERROR`. An unfinished checkout expires
-         *       after 30 minutes and its amount is free again.
+         *       send the payer to (the sandbox page, `GET /sandbox/checkout/{reference}`, has pay, fail and
+         *       cancel buttons). The provider's signed webhook then makes it `APPROVED`, `CANCELLED` or
+         *       `ERROR`. An unfinished checkout expires after 30 minutes and its amount is free again.
          *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`; the payment is
-         *       `PENDING_VERIFICATION` until the provider confirms it (`VERIFIED`) or not (`ERROR`). In the
-         *       sandbox, numbers ending in `0000` fail and every other number pays.
+         *       `PENDING_VERIFICATION` until the provider's signed webhook confirms it (`VERIFIED`) or not
+         *       (`ERROR`). In the sandbox the phone is a page, `/api/v1/sandbox/mobile-money/sbx_momo_<id>`
+         *       (`id` of this answer): approving there pays, except from numbers ending in `0000`, which
+         *       always fail; declining fails.
          *     - `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`: money paid elsewhere, `PENDING_APPROVAL`
          *       until staff approve or reject it.
          *
@@ -1990,6 +1992,118 @@ export interface paths {
          *     tenant's id answers 404 and changes nothing.
          */
         post: operations["cancelDirectDebit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checkout/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a sandbox checkout page
+         * @description The sandbox payment provider's hosted checkout, where a payment's `checkoutUrl` sends the
+         *     payer: an HTML page (no script, no outside assets) showing the merchant (the tenant), the
+         *     invoice number, the amount and currency, with three buttons: **Pay**, **Fail** and **Cancel**.
+         *     A button posts the choice to the same address, and the sandbox then behaves as a real
+         *     provider would: it sends its signed webhook (`POST /webhooks/payments/sandbox`), which settles
+         *     the payment, and brings the payer back here to see the result.
+         *
+         *     Once the payment is settled the page says so (paid, failed or cancelled) and offers no
+         *     buttons; a checkout left unfinished for 30 minutes says it expired. Opened in a browser, so it
+         *     needs no `Api-Key` or token: the reference in the address is the credential.
+         */
+        get: operations["getSandboxCheckout"];
+        put?: never;
+        /**
+         * Answer a sandbox checkout
+         * @description What the checkout page's buttons send (`application/x-www-form-urlencoded`, `outcome=pay`,
+         *     `fail` or `cancel`). The sandbox provider makes the matching event (`checkout.completed`,
+         *     `checkout.failed`, `checkout.cancelled`), signs it as described under
+         *     `POST /webhooks/payments/{provider}` and delivers it to this API's webhook, exactly as a real
+         *     provider would; the webhook settles the payment. The answer is a `303` back to the page, which
+         *     then shows the result. A checkout already settled or expired sends no event.
+         */
+        post: operations["answerSandboxCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/mobile-money/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a sandbox mobile money prompt
+         * @description The sandbox stand-in for the wallet holder's phone: a `MOBILE_MONEY` payment's prompt as an
+         *     HTML page, at `/api/v1/sandbox/mobile-money/sbx_momo_<the payment's id>`, showing the
+         *     merchant, the invoice number, the amount and the number, with **Approve** and **Decline**
+         *     buttons. Approving pays, except from a number ending in `0000`, which always fails (a test
+         *     number for failures); declining fails. Either way the sandbox provider sends its signed webhook
+         *     (`mobile_money.completed` or `mobile_money.failed`), which settles the payment as `VERIFIED`
+         *     or `ERROR`. Once settled the page shows the result. Needs no `Api-Key` or token.
+         */
+        get: operations["getSandboxMobileMoneyPrompt"];
+        put?: never;
+        /**
+         * Answer a sandbox mobile money prompt
+         * @description What the prompt page's buttons send (`application/x-www-form-urlencoded`, `outcome=approve` or
+         *     `decline`). The sandbox provider makes the event (`mobile_money.completed` when approved from
+         *     a number not ending in `0000`, `mobile_money.failed` otherwise), signs it and delivers it to
+         *     this API's webhook, as a real provider would. The answer is a `303` back to the prompt page.
+         *     A prompt already answered sends no event.
+         */
+        post: operations["answerSandboxMobileMoneyPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/payments/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment provider's event
+         * @description Where a payment provider reports what became of a payment (a checkout paid, failed or
+         *     cancelled; a mobile money prompt approved or not). Called by the provider, never by client
+         *     applications: it takes no `Api-Key`; the `Coverline-Signature` header authenticates it.
+         *
+         *     **Signature.** `Coverline-Signature: t=<unix seconds>,v1=<hex>`, where `v1` is the
+         *     HMAC-SHA256, keyed with the webhook secret (`PAYMENT_WEBHOOK_SECRET`), of `<t>.<raw body>`:
+         *     the timestamp, a dot and the body's exact bytes. Several `v1=` entries may be sent (while a
+         *     secret is rotated); one must match. `t` must be within 5 minutes of the server's clock, in
+         *     either direction, so a captured request cannot be replayed later. Anything else answers 401
+         *     and changes nothing.
+         *
+         *     **Processing.** The payment is found by the provider's reference (`data.reference`). Each
+         *     event id is processed once: a delivery of an id already received answers 200 with
+         *     `duplicate: true` and changes nothing. The event's amount and currency are checked against the
+         *     payment's; a difference makes the payment `ERROR` (`outcome: amount_mismatch`) instead of
+         *     paying the invoice. An event for a payment already settled (a late retry, or `failed` arriving
+         *     after `completed`) changes nothing (`outcome: ignored`). Otherwise the payment moves to the
+         *     event's outcome, and an invoice now paid in full moves its policies on (`ACTIVE`, or
+         *     `INACTIVE` until their start date). Every event is recorded with its outcome. Every authentic
+         *     event is answered 200, so the provider stops retrying; a 404 (payment not found yet) or a 409
+         *     (the payment changed meanwhile) is worth retrying.
+         */
+        post: operations["receivePaymentWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3033,7 +3147,7 @@ export interface components {
             /**
              * Format: uri
              * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
-             * @example http://localhost:3000/api/v1/sandbox/checkout/7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
              */
             checkoutUrl: string | null;
             /** @example null */
@@ -4993,8 +5107,9 @@ export interface components {
              */
             chequeType?: string;
             /**
-             * @description MOBILE_MONEY only, required for it: the wallet that gets the payment prompt. In the sandbox,
-             *     numbers ending in `0000` fail and every other number pays.
+             * @description MOBILE_MONEY only, required for it: the wallet that gets the payment prompt. In the sandbox
+             *     the prompt is a page (`GET /sandbox/mobile-money/{reference}`): numbers ending in `0000`
+             *     always fail, and every other number pays once the prompt is approved.
              * @example 0244123456
              */
             mobileNumber?: string;
@@ -5631,6 +5746,107 @@ export interface components {
         DirectDebitCancel: {
             reason: components["schemas"]["DirectDebitReason"];
         };
+        /** @description What the payer chose on the sandbox checkout page (the button's value, sent as a form field). */
+        SandboxCheckoutAnswer: {
+            /**
+             * @description `pay` completes the payment, `fail` makes the card decline, `cancel` abandons the checkout.
+             * @example pay
+             * @enum {string}
+             */
+            outcome: "pay" | "fail" | "cancel";
+        };
+        /** @description What the wallet holder answered on the sandbox phone prompt (the button's value, sent as a form field). */
+        SandboxMobileMoneyAnswer: {
+            /**
+             * @description `approve` pays, except from a number ending in `0000`, which always fails; `decline` fails.
+             * @example approve
+             * @enum {string}
+             */
+            outcome: "approve" | "decline";
+        };
+        /**
+         * @description An event of the sandbox payment provider, as it posts it to `POST /webhooks/payments/sandbox`:
+         *     the JSON body the `Coverline-Signature` header signs. Receivers ignore fields they do not know
+         *     (providers add fields), so unknown properties are allowed here.
+         * @example {
+         *       "id": "evt_3f9c2a715d8e4b6a9c1f2e7d",
+         *       "type": "checkout.completed",
+         *       "created": 1763717400,
+         *       "data": {
+         *         "reference": "sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *         "transactionId": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *         "amount": 3722.5,
+         *         "currency": "GHS"
+         *       }
+         *     }
+         */
+        PaymentWebhookEvent: {
+            /**
+             * @description The provider's id of the event; an event delivered again (a retry) has the same id and is processed once.
+             * @example evt_3f9c2a715d8e4b6a9c1f2e7d
+             */
+            id: string;
+            /**
+             * @description What happened. `checkout.completed` makes an `ONLINE` payment `APPROVED`, `checkout.failed`
+             *     `ERROR`, `checkout.cancelled` `CANCELLED`; `mobile_money.completed` makes a `MOBILE_MONEY`
+             *     payment `VERIFIED`, `mobile_money.failed` `ERROR`.
+             * @example checkout.completed
+             * @enum {string}
+             */
+            type: "checkout.completed" | "checkout.failed" | "checkout.cancelled" | "mobile_money.completed" | "mobile_money.failed";
+            /**
+             * @description When the event happened, in seconds since 1970 (UTC).
+             * @example 1763717400
+             */
+            created: number;
+            data: {
+                /**
+                 * @description The provider's reference of the payment (`sbx_chk_...` for a checkout, `sbx_momo_...` for a prompt).
+                 * @example sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                reference: string;
+                /**
+                 * Format: uuid
+                 * @description The payment's id, as the provider was told it.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                transactionId?: string;
+                /**
+                 * @description The amount the provider took (or tried to); checked against the payment's, a difference makes the payment `ERROR`.
+                 * @example 3722.5
+                 */
+                amount: components["schemas"]["MoneyValue"];
+                /** @example GHS */
+                currency: string;
+            };
+        };
+        /** @description The receipt of a provider's event. Every authentic event is answered 200, whatever it did, so the provider stops retrying it. */
+        PaymentWebhookAck: {
+            /**
+             * @example true
+             * @constant
+             */
+            received: true;
+            /**
+             * @description The event id was received before; nothing changed this time.
+             * @example false
+             */
+            duplicate: boolean;
+            /**
+             * @description What the event did (for a duplicate, what it did the first time): `settled` moved the
+             *     payment to its outcome; `ignored` changed nothing because the payment was already settled
+             *     (a late or out-of-order event); `amount_mismatch` made the payment `ERROR` because the
+             *     event's amount or currency differs from the payment's.
+             * @example settled
+             * @enum {string}
+             */
+            outcome: "settled" | "ignored" | "amount_mismatch";
+            /**
+             * @description The payment's status now.
+             * @example APPROVED
+             */
+            transactionStatus: components["schemas"]["TransactionStatus"];
+        };
     };
     responses: {
         /** @description The database does not answer. */
@@ -6110,6 +6326,24 @@ export interface components {
          * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
          */
         DirectDebitId: string;
+        /**
+         * @description The sandbox checkout's reference: the last segment of the payment's `checkoutUrl`
+         *     (`sbx_chk_` and the payment's id). Whoever holds it can open and answer the checkout, as with a
+         *     payments API's hosted checkout link. Not of this form answers 400.
+         * @example sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+         */
+        CheckoutReference: string;
+        /**
+         * @description The sandbox mobile money prompt's reference: `sbx_momo_` and the payment's id (the payment's
+         *     `id` from `POST /client/transactions`). Not of this form answers 400.
+         * @example sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+         */
+        MobileMoneyReference: string;
+        /**
+         * @description The payment provider sending the event, as the server is configured (`sandbox` unless a real provider is). Another name answers 404.
+         * @example sandbox
+         */
+        PaymentProviderName: string;
     };
     requestBodies: never;
     headers: never;
@@ -9289,6 +9523,239 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DirectDebitNotFound"];
             /** @description The mandate is no longer `ACTIVE` (already cancelled, or completed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSandboxCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The sandbox checkout's reference: the last segment of the payment's `checkoutUrl`
+                 *     (`sbx_chk_` and the payment's id). Whoever holds it can open and answer the checkout, as with a
+                 *     payments API's hosted checkout link. Not of this form answers 400.
+                 * @example sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                reference: components["parameters"]["CheckoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout page (with the buttons while the payment is open, else its result). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No sandbox checkout has this reference (an HTML page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    answerSandboxCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The sandbox checkout's reference: the last segment of the payment's `checkoutUrl`
+                 *     (`sbx_chk_` and the payment's id). Whoever holds it can open and answer the checkout, as with a
+                 *     payments API's hosted checkout link. Not of this form answers 400.
+                 * @example sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                reference: components["parameters"]["CheckoutReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SandboxCheckoutAnswer"];
+            };
+        };
+        responses: {
+            /** @description Answered; back to the checkout page, which shows the result. */
+            303: {
+                headers: {
+                    /**
+                     * @description The checkout page's path.
+                     * @example /api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No sandbox checkout has this reference (an HTML page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSandboxMobileMoneyPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The sandbox mobile money prompt's reference: `sbx_momo_` and the payment's id (the payment's
+                 *     `id` from `POST /client/transactions`). Not of this form answers 400.
+                 * @example sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                reference: components["parameters"]["MobileMoneyReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prompt page (with the buttons while the payment awaits verification, else its result). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No sandbox mobile money prompt has this reference (an HTML page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    answerSandboxMobileMoneyPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The sandbox mobile money prompt's reference: `sbx_momo_` and the payment's id (the payment's
+                 *     `id` from `POST /client/transactions`). Not of this form answers 400.
+                 * @example sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                reference: components["parameters"]["MobileMoneyReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SandboxMobileMoneyAnswer"];
+            };
+        };
+        responses: {
+            /** @description Answered; back to the prompt page, which shows the result. */
+            303: {
+                headers: {
+                    /**
+                     * @description The prompt page's path.
+                     * @example /api/v1/sandbox/mobile-money/sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No sandbox mobile money prompt has this reference (an HTML page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receivePaymentWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment provider sending the event, as the server is configured (`sandbox` unless a real provider is). Another name answers 404.
+                 * @example sandbox
+                 */
+                provider: components["parameters"]["PaymentProviderName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description The event is authentic and recorded; `outcome` says what it did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentWebhookAck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The `Coverline-Signature` header is missing, malformed or does not match, or its timestamp is more than 5 minutes from now. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such provider, or no payment with the event's reference (yet; the provider retries). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment changed while the event was processed (another event settled it); retrying answers what it did. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -9,9 +9,11 @@ import { lookupHandlers } from './lookups/index.js';
 import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
+import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
+import { webhookHandlers } from './webhooks/index.js';
 
 /** Every operation in the contract, by operationId: a missing, extra or misspelt one fails `tsc`. */
 export const handlers = {
@@ -28,4 +30,6 @@ export const handlers = {
   ...invoiceHandlers,
   ...cartHandlers,
   ...directDebitHandlers,
+  ...sandboxPaymentHandlers,
+  ...webhookHandlers,
 } satisfies HandlerMap;

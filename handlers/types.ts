@@ -1,6 +1,6 @@
 import type { operations } from '../generated/api.js';
 import type { HandlerContext } from '../server/context.js';
-import type { FileResult, Part as MultipartPart } from '../server/files.js';
+import type { FileResult, Part as MultipartPart, RedirectResult } from '../server/files.js';
 
 /** Types of a handler, derived from the generated contract: nothing here restates the spec. */
 
@@ -14,19 +14,23 @@ type Op<K extends OperationId> = operations[K];
 type Json<C> = C extends { content: infer Types }
   ? (Types extends { 'application/json': infer B } ? B : never) | (Exclude<keyof Types, 'application/json'> extends never ? never : FileResult)
   : never;
-type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204 | 303;
+/** A 204 has no body; a 303 (a form post sending the browser back to a page) is a redirect. */
 type SuccessBody<O> = O extends { responses: infer R }
-  ? { [S in keyof R]: S extends SuccessStatus ? (S extends 204 ? void : Json<R[S]>) : never }[keyof R]
+  ? { [S in keyof R]: S extends SuccessStatus ? (S extends 204 ? void : S extends 303 ? RedirectResult : Json<R[S]>) : never }[keyof R]
   : never;
 /** Envelopes (`{statusCode, success, ...}`) are filled in by the server: handlers return the rest. */
 type Unwrapped<B> = B extends { success: true } ? Omit<B, 'statusCode' | 'success'> : B;
 
 type Part<O, P extends string> = O extends { parameters: infer Ps } ? (P extends keyof Ps ? NonNullable<Ps[P]> : never) : never;
 type Content<O> = O extends { requestBody?: infer RB } ? (NonNullable<RB> extends { content: infer C } ? C : never) : never;
-/** The JSON body; absent when the operation also takes multipart and the caller sent that. */
+/**
+ * The JSON body (absent when the operation also takes multipart and the caller sent that), or the
+ * fields of an HTML form post.
+ */
 type Body<O> = Content<O> extends { 'application/json': infer B }
   ? B | (Content<O> extends { 'multipart/form-data': unknown } ? undefined : never)
-  : undefined;
+  : Content<O> extends { 'application/x-www-form-urlencoded': infer F } ? F : undefined;
 type Parts<O> = Content<O> extends { 'multipart/form-data': unknown } ? AsyncIterable<MultipartPart> | undefined : undefined;
 
 export interface HandlerRequest<K extends OperationId> {

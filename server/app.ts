@@ -10,14 +10,14 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { HandlerContext, Services } from './context.js';
 import type { Db } from './db/database.js';
-import { ApiError, errorBody, validationMessage } from './errors.js';
+import { ApiError, errorBody, HtmlError, validationMessage } from './errors.js';
 import { sandboxProvider, type PaymentProvider } from './money/provider.js';
 import { outboxNotifier, type Notifier } from './notifier.js';
-import { documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
+import { API_PREFIX, documentForRouting, operationIndex, type OperationMeta } from './openapi.js';
 import contentDisposition from 'content-disposition';
-import type { FileResult } from './files.js';
+import type { FileResult, RedirectResult } from './files.js';
 import { multipartParts } from './multipart.js';
-import { securityHook } from './security.js';
+import { securityHook, webhookSignatureCheck } from './security.js';
 import { createStorage } from './storage/index.js';
 import { TenantScope } from './tenancy.js';
 import { compileValidator } from './validation.js';
@@ -66,6 +66,10 @@ function lostDatabaseConnection(error: Error): boolean {
 }
 
 function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HtmlError) {
+    reply.headers(error.headers);
+    return reply.code(error.statusCode).type('text/html; charset=utf-8').send(error.html);
+  }
   if (error instanceof ApiError) {
     reply.headers(error.headers);
     return sendError(reply, error.statusCode, error.message, error.code);
@@ -129,6 +133,53 @@ function discardUnreadBody(request: FastifyRequest, cap: number) {
   raw.resume();
 }
 
+/** What a route tells the body parsers (its `config`). */
+interface RouteBodyConfig {
+  operationId: string;
+  /** Keep the body's exact bytes in `request.rawBody` (a signature is checked over them). */
+  rawBody: boolean;
+  /** The request body's media types the contract lists for the operation. */
+  bodyTypes: string[];
+}
+
+const routeConfig = (request: FastifyRequest) => request.routeOptions.config as Partial<RouteBodyConfig>;
+
+const unsupportedMediaType = (request: FastifyRequest) =>
+  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here`);
+
+/**
+ * JSON as Fastify parses it (its own parser, with its prototype-poisoning checks and errors), read
+ * as bytes so that a route verifying a signature keeps them; and HTML form posts
+ * (`application/x-www-form-urlencoded`), for the operations whose contract takes them only.
+ */
+function registerBodyParsers(app: FastifyInstance) {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig as {
+    onProtoPoisoning?: 'error' | 'remove' | 'ignore'; onConstructorPoisoning?: 'error' | 'remove' | 'ignore';
+  };
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (routeConfig(request).rawBody) request.rawBody = body as Buffer;
+    // Fastify's parser takes the text; secure-json-parse reads a Buffer as UTF-8 the same way.
+    parseJson(request, body as unknown as string, done);
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    if (!routeConfig(request).bodyTypes?.includes('application/x-www-form-urlencoded')) {
+      done(unsupportedMediaType(request), undefined);
+      return;
+    }
+    const fields: Record<string, string> = {};
+    for (const [name, value] of new URLSearchParams(body as string)) {
+      if (Object.hasOwn(fields, name)) {
+        done(new ApiError(400, 'VALIDATION_ERROR', `body.${name} is given more than once`), undefined);
+        return;
+      }
+      fields[name] = value;
+    }
+    done(null, fields);
+  });
+}
+
 /** Builds the API: routes, validation and security all come from the bundled contract. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -145,8 +196,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
   });
   app.setValidatorCompiler(compileValidator);
-  // Bodies are JSON (or multipart where the contract says so): anything else is a 415, not a string.
+  // Bodies are JSON (or multipart, or an HTML form, where the contract says so): anything else is
+  // a 415, not a string.
   app.removeContentTypeParser('text/plain');
+  registerBodyParsers(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'ROUTE_NOT_FOUND'));
 
@@ -172,6 +225,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     notifier: options.notifier ?? outboxNotifier,
     storage: createStorage(config),
     payments: options.payments ?? sandboxProvider(config),
+    async deliverWebhook(provider, { headers, body }) {
+      const answer = await app.inject({ method: 'POST', url: `${API_PREFIX}/webhooks/payments/${encodeURIComponent(provider)}`, headers, payload: body });
+      if (answer.statusCode >= 300) app.log.warn({ provider, statusCode: answer.statusCode, answer: answer.body }, 'payment webhook refused');
+      return { statusCode: answer.statusCode, body: answer.body };
+    },
     async signAccessToken({ tenantId, clientId, sessionVersion }) {
       const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
       const { exp } = app.jwt.decode<{ exp: number }>(token)!;
@@ -185,16 +243,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const route = (meta: OperationMeta) => {
     const handler = (handlers as Record<string, (ctx: HandlerContext, req: any) => Promise<any>>)[meta.operationId];
     if (!handler) throw new Error(`no handler for ${meta.operationId}`);
+    const bodyConfig: RouteBodyConfig = { operationId: meta.operationId, rawBody: meta.signed, bodyTypes: meta.bodyTypes };
+    const bodyHint = meta.bodyTypes.includes('application/json') || !meta.bodyTypes.length
+      ? 'send JSON with Content-Type: application/json' : `send it as ${meta.bodyTypes.join(' or ')}`;
     return {
-      config: { operationId: meta.operationId },
+      config: bodyConfig,
       onRequest: securityHook(services, meta.security),
-      // Before ajv: a body the contract requires must be there (no Content-Type means none was
-      // parsed, and ajv does not check what is absent), and no string may hold a NUL.
+      // Before ajv: the body is of a type the operation takes (ajv checks only the types the
+      // contract lists), a body the contract requires is there (no Content-Type means none was
+      // parsed, and ajv does not check what is absent), a signed request's signature matches its
+      // bytes, and no string holds a NUL.
       preValidation: async (request: FastifyRequest) => {
         const multipart = meta.multipart && request.isMultipart();
-        if (meta.bodyRequired && request.body === undefined && !multipart) {
-          throw new ApiError(400, 'VALIDATION_ERROR', 'body is required (send JSON with Content-Type: application/json)');
+        if (request.body !== undefined && meta.bodyTypes.length && !meta.multipart) {
+          const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+          if (!meta.bodyTypes.includes(type)) throw unsupportedMediaType(request);
         }
+        if (meta.bodyRequired && request.body === undefined && !multipart) {
+          throw new ApiError(400, 'VALIDATION_ERROR', `body is required (${bodyHint})`);
+        }
+        if (meta.signed) await webhookSignatureCheck(services, request);
         const nul = nulAt(request.params, 'path') ?? nulAt(request.query, 'query') ?? nulAt(request.body, 'body');
         if (nul) throw new ApiError(400, 'VALIDATION_ERROR', `${nul} must not contain a NUL character`);
       },
@@ -217,6 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         }).finally(() => { if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles); });
         reply.code(meta.successStatus);
         if (meta.successStatus === 204) return reply.send();
+        if (result?.kind === 'redirect') return reply.header('location', (result as RedirectResult).location).send();
         if (result?.kind === 'file') return sendFile(reply, result as FileResult);
         return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
       },
@@ -225,7 +294,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(openapiGlue, {
     specification: documentForRouting(),
-    prefix: '/api/v1',
+    prefix: API_PREFIX,
     operationResolver: (operationId: string) => {
       const meta = operations.get(operationId);
       if (!meta) throw new Error(`operation ${operationId} is not in the contract`);

@@ -30,6 +30,11 @@ export interface Services {
   storage?: FileStorage;
   /** Card checkouts and mobile money prompts (the sandbox provider unless configured otherwise). */
   payments: PaymentProvider;
+  /**
+   * Posts a webhook to this API's own `POST /webhooks/payments/{provider}`, over the same route a
+   * provider reaches (signature checked on the raw bytes): how the sandbox provider reports.
+   */
+  deliverWebhook(provider: string, delivery: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number; body: string }>;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
 }

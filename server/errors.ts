@@ -13,6 +13,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A failure a person sees in a browser (the sandbox payment pages): answered as the HTML page,
+ * with its status, where the contract declares a `text/html` answer for that status.
+ */
+export class HtmlError extends ApiError {
+  constructor(statusCode: number, code: string, message: string, readonly html: string, headers: Record<string, string> = {}) {
+    super(statusCode, code, message, headers);
+    this.name = 'HtmlError';
+  }
+}
+
 export const badRequest = (message: string, code = 'VALIDATION_ERROR') => new ApiError(400, code, message);
 export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new ApiError(401, code, message);
 export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);

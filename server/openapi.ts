@@ -14,17 +14,24 @@ export function publishedDocument(): { openapi: string; info: { version: string 
 
 export const apiVersion = () => publishedDocument().info.version;
 
+/** Where the API is mounted: every operation's path starts with it. */
+export const API_PREFIX = '/api/v1';
+
 export type SecurityRequirement = Record<string, string[]>;
 
 export interface OperationMeta {
   operationId: string;
   method: string;
   path: string;
-  /** The 2xx status the operation answers with. */
+  /** The status the operation answers with when it works: its 2xx, or a 3xx for a form post that redirects. */
   successStatus: number;
   /** Whether that answer is a `{statusCode, success, ...}` envelope. */
   envelope: boolean;
   security: SecurityRequirement[];
+  /** The request is authenticated by a webhook signature over its raw body (`webhookSignature`). */
+  signed: boolean;
+  /** The media types the request body may have (none: the operation takes no body). */
+  bodyTypes: string[];
   multipart: boolean;
   /** The contract says the operation needs a body. */
   bodyRequired: boolean;
@@ -55,18 +62,22 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const successCode = Object.keys(op.responses).find((code) => /^2\d\d$/.test(code));
-      if (!successCode) throw new Error(`${op.operationId} declares no 2xx response`);
+      const codes = Object.keys(op.responses);
+      const successCode = codes.find((code) => /^2\d\d$/.test(code)) ?? codes.find((code) => /^3\d\d$/.test(code));
+      if (!successCode) throw new Error(`${op.operationId} declares no 2xx or 3xx response`);
       const success = resolveRef(doc, op.responses[successCode]);
       const schema = success?.content?.['application/json']?.schema;
       const requestBody = resolveRef(doc, op.requestBody);
+      const security: SecurityRequirement[] = op.security ?? doc.security ?? [];
       index.set(op.operationId, {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path: route,
         successStatus: Number(successCode),
         envelope: declares(doc, schema, 'success'),
-        security: op.security ?? doc.security ?? [],
+        security,
+        signed: security.some((requirement) => 'webhookSignature' in requirement),
+        bodyTypes: Object.keys(requestBody?.content ?? {}),
         multipart: Boolean(requestBody?.content?.['multipart/form-data']),
         bodyRequired: requestBody?.required === true,
       });

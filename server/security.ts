@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { hashApiKey } from './auth/api-keys.js';
 import type { Actor, Services, Tenant } from './context.js';
-import { unauthorized } from './errors.js';
+import { notFound, unauthorized } from './errors.js';
+import { providerNamed } from './money/webhooks.js';
 import type { SecurityRequirement } from './openapi.js';
 
 export interface AccessTokenClaims {
@@ -22,6 +23,8 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
+    /** The body's exact bytes, kept for routes that verify a signature over them. */
+    rawBody?: Buffer;
   }
 }
 
@@ -67,11 +70,12 @@ async function clientFromBearer(services: Services, request: FastifyRequest, ten
 
 /**
  * The route's security, checked in `onRequest`: before the body is parsed or validated, so an
- * anonymous caller learns nothing about a schema. Every requirement in the contract names
- * `apiKey`; `bearerAuth` beside it asks for a signed-in client.
+ * anonymous caller learns nothing about a schema. Requirements name `apiKey`, with `bearerAuth`
+ * beside it for a signed-in client; the payment providers' webhook names `webhookSignature`
+ * instead, which needs the body and is checked once it is read (`webhookSignatureCheck`).
  */
 export function securityHook(services: Services, requirements: SecurityRequirement[]) {
-  const needsApiKey = requirements.length > 0;
+  const needsApiKey = requirements.length > 0 && requirements.every((requirement) => 'apiKey' in requirement);
   const needsBearer = needsApiKey && requirements.every((requirement) => 'bearerAuth' in requirement);
   return async (request: FastifyRequest) => {
     if (!needsApiKey) return;
@@ -79,4 +83,15 @@ export function securityHook(services: Services, requirements: SecurityRequireme
     const actor: Actor = needsBearer ? await clientFromBearer(services, request, tenant) : { kind: 'anonymous' };
     request.caller = { tenant, actor };
   };
+}
+
+/**
+ * `webhookSignature`: the payment provider named by the `provider` path parameter checks the
+ * request's signature over the body's exact bytes. Runs after the body is read and before it is
+ * validated, so an unsigned caller learns nothing about the schema either.
+ */
+export async function webhookSignatureCheck(services: Services, request: FastifyRequest) {
+  const provider = providerNamed(services, (request.params as { provider?: string }).provider);
+  if (!provider) throw notFound('Payment provider');
+  provider.verifyWebhook(request.headers, request.rawBody ?? Buffer.alloc(0), services.clock.now());
 }

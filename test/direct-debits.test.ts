@@ -4,7 +4,7 @@ import { raiseDueDebits } from '../server/jobs/due-debits.js';
 import { DUE_DEBITS_QUEUE, jobHandlers, RECURRING } from '../server/jobs/index.js';
 import { backoffMs, claim, complete, enqueue, fail, purgeFinished } from '../server/jobs/queue.js';
 import { createWorker, slotKey } from '../server/jobs/worker.js';
-import type { PaymentProvider } from '../server/money/provider.js';
+import { sandboxProvider, type PaymentProvider } from '../server/money/provider.js';
 import { settlePayment } from '../server/money/payments.js';
 import { TenantScope } from '../server/tenancy.js';
 import { individualBody, signUp } from './helpers/clients.js';
@@ -20,6 +20,8 @@ let productId: string;
 /** Mobile money prompts the provider was asked for; wallets ending in 9999 are unreachable. */
 const prompts: Array<{ transactionId: string; mobileNumber: string; amount: string }> = [];
 const payments: PaymentProvider = {
+  // Webhook checks as the sandbox's; the two calls recorded here.
+  ...sandboxProvider({ publicBaseUrl: 'http://localhost:3000', paymentWebhookSecret: 'direct-debit-tests' }),
   name: 'sandbox',
   async startCheckout(payment) {
     return { reference: `sbx_chk_${payment.transactionId}`, checkoutUrl: `http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_${payment.transactionId}` };

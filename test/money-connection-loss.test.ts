@@ -18,10 +18,9 @@ let killed = 0;
 
 /** The sandbox provider, except that while `killNext` is set it first kills the connection of the payment calling it. */
 function killingProvider(): PaymentProvider {
-  const sandbox = sandboxProvider({ publicBaseUrl: 'http://localhost:3000' });
+  const sandbox = sandboxProvider({ publicBaseUrl: 'http://localhost:3000', paymentWebhookSecret: 'connection-loss-test' });
   return {
-    name: sandbox.name,
-    requestMobileMoney: (payment) => sandbox.requestMobileMoney(payment),
+    ...sandbox,
     async startCheckout(payment) {
       if (killNext) {
         killNext = false;

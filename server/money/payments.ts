@@ -74,8 +74,10 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
   } else if (method === 'MOBILE_MONEY') {
     const prompt = await services.payments.requestMobileMoney({ ...start, mobileNumber: payment.details!.mobile_number! });
     await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', tx.id).execute();
+    // A sandbox provider's "phone" is a page: where it is, so the client can be told.
+    return { id: tx.id, transactionNo, status, promptUrl: prompt.promptUrl };
   }
-  return { id: tx.id, transactionNo, status };
+  return { id: tx.id, transactionNo, status, promptUrl: undefined };
 }
 
 /** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */

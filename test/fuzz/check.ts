@@ -8,7 +8,8 @@ import type { Validators } from './validators.js';
  * - never a 5xx;
  * - the status is one the spec declares for the operation;
  * - a JSON body validates against the schema declared for that status;
- * - a 4xx/5xx body is exactly `{statusCode, message, error}` (+ `code`), `statusCode` = the status;
+ * - a 4xx/5xx body is exactly `{statusCode, message, error}` (+ `code`), `statusCode` = the status
+ *   (unless the contract declares a non-JSON answer for that status, like an HTML page, and it came);
  * - and what the request's expectation adds: a 4xx for invalid input, a 401 for missing or bad
  *   credentials, anything but a 401 for a public operation called without credentials.
  */
@@ -64,7 +65,9 @@ export function checkAnswer(validators: Validators, op: Operation, expect: Expec
     if (status < 400) problems.push(`status ${status} is declared without a body but one was sent`);
   }
   if (status === 204 && answer.body.length) problems.push('204 with a body');
-  if (status >= 400) {
+  // An error is in the error shape, unless the contract declares it as a page (an HTML 404 a
+  // browser shows) and that is what came.
+  if (status >= 400 && !declaredOtherType) {
     if (!isJson) problems.push(`error answer is not JSON: ${answer.body.slice(0, 200)}`);
     else problems.push(...checkErrorShape(status, parsed));
   }

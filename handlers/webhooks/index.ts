@@ -1,0 +1,3 @@
+import { receivePaymentWebhook } from './receivePaymentWebhook.js';
+
+export const webhookHandlers = { receivePaymentWebhook };

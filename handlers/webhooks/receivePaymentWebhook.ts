@@ -1,0 +1,14 @@
+import { notFound } from '../../server/errors.js';
+import { providerNamed, receivePaymentEvent } from '../../server/money/webhooks.js';
+import type { Handler } from '../types.js';
+
+/**
+ * A payment provider's event. Its signature was checked over the raw body before the body was
+ * validated (the `webhookSignature` security of the contract); here it is recorded once and
+ * settles the payment it names.
+ */
+export const receivePaymentWebhook: Handler<'receivePaymentWebhook'> = async (ctx, req) => {
+  const provider = providerNamed(ctx, req.params.provider);
+  if (!provider) throw notFound('Payment provider');
+  return receivePaymentEvent(ctx, provider.name, provider.parseEvent(req.body), req.body);
+};
