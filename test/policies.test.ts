@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { individualBody, signUp } from './helpers/clients.js';
 
@@ -229,6 +230,30 @@ describe('GET /client/policies', () => {
     const count = (await h.call({ method: 'GET', url: '/api/v1/client/policies', token })).json().paginator.itemsCount;
     expect(sheet.rowCount).toBe(count + 1);
     expect(sheet.getRow(1).getCell(1).value).toBe('Policy No');
+  });
+
+  it('exports every policy once, newest first, across its batches of 1000 (ties and microseconds included)', async () => {
+    const bulk = await signUp(h);
+    // 2500 policies: 1200 created in the same instant (the id orders them), then one microsecond apart,
+    // which a JavaScript Date cannot tell apart.
+    await sql`insert into policies (tenant_id, policy_no, client_id, product_id, policy_type, state, business_type, business_category,
+        currency, exchange_rate, premium, premium_breakdown, start_date, end_date, generate_invoice, created_at, updated_at)
+      select ${h.tenantId}::uuid, 'BULK-' || g, ${bulk.account.id}::uuid, ${products.get('AUTO')}::uuid, 'AUTO', 'DRAFT', 'NEW_BUSINESS', 'LOCAL',
+        'GHS', 1, 100, '{}', ${start}::date, ${end}::date, false, at, at
+      from generate_series(1, 2500) g,
+        lateral (select '2026-01-01 00:00:00.123456+00'::timestamptz - make_interval(secs => greatest(g - 1200, 0) / 1e6) as at) t`.execute(h.db);
+    const order = (await h.db.selectFrom('policies').select('policy_no').where('client_id', '=', bulk.account.id)
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map((row) => row.policy_no);
+    const exported = async (query: string) => {
+      const res = await h.call({ method: 'GET', url: `/api/v1/client/policies?format=excel&assets=false&${query}`, token: bulk.token });
+      expect(res.statusCode).toBe(200);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const values = workbook.getWorksheet('Policies')!.getColumn(1).values.slice(2);
+      return values.map(String);
+    };
+    expect(await exported('usePagination=false')).toEqual(order);
+    expect(await exported('usePagination=true&limit=500&page=3')).toEqual(order.slice(1000, 1500));
   });
 });
 

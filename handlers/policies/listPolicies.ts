@@ -57,17 +57,11 @@ export const listPolicies: Handler<'listPolicies'> = async (ctx, req) => {
   const withAssets = query.assets ?? false;
   const owner = clientId(ctx);
   const matching = filtered(ctx.scope, owner, query);
-  const { itemsCount } = (await pageOf(matching, 1, 1)).paginator;
-  const page = usePagination ? query.page! : 1;
-  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
-  const { offset, paginator } = paginate({ page, limit, itemsCount });
-  const ordered = withPolicyColumns(matching).orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
 
   if (query.format === 'excel') {
+    const page = usePagination ? { offset: (query.page! - 1) * query.limit!, limit: query.limit! } : { offset: 0, limit: Infinity };
     const batches = async function* () {
-      for (let done = 0; done < limit && offset + done < itemsCount; done += EXPORT_BATCH) {
-        const rows = await ordered.limit(Math.min(EXPORT_BATCH, limit - done)).offset(offset + done).execute();
-        if (rows.length === 0) return;
+      for await (const rows of exportBatches(matching, page)) {
         const policies = rows.map((row) => toPolicy(row));
         if (!withAssets) { yield policies.map((policy) => ({ policy, asset: null })); continue; }
         const assets = await assetsOf(ctx.scope, rows.map((row) => row.id));
@@ -78,13 +72,46 @@ export const listPolicies: Handler<'listPolicies'> = async (ctx, req) => {
     return streamWorkbook('Policies', `policies-${date}.xlsx`, exportColumns(withAssets), batches());
   }
 
+  const { itemsCount } = (await pageOf(matching, 1, 1)).paginator;
+  const page = usePagination ? query.page! : 1;
+  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
+  const { offset, paginator } = paginate({ page, limit, itemsCount });
   if (!usePagination && itemsCount > UNPAGED_LIMIT) {
     throw badRequest(`query.usePagination=false would answer ${itemsCount} policies (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
   }
-  const rows = await ordered.limit(limit).offset(offset).execute();
+  const rows = await newestFirst(matching).limit(limit).offset(offset).execute();
   const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
   return { data: rows.map((row) => toPolicy(row, assets?.get(row.id))), paginator };
 };
+
+/** Every Policy column, newest first (the id breaks ties). */
+function newestFirst(matching: ReturnType<typeof filtered>) {
+  return withPolicyColumns(matching).orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
+}
+
+/**
+ * The export's rows, newest first, EXPORT_BATCH at a time: each batch starts after the last row of
+ * the one before (keyset), so every query reads one batch whatever the depth, where an OFFSET would
+ * re-read every row before it. The key is the exact stored `created_at` (as text: a JS Date drops
+ * its microseconds) and the id. Only a page's start (`offset`) is skipped by counting.
+ */
+async function* exportBatches(matching: ReturnType<typeof filtered>, { offset, limit }: { offset: number; limit: number }) {
+  let after: { createdAt: string; id: string } | undefined;
+  for (let done = 0; done < limit;) {
+    const want = Math.min(EXPORT_BATCH, limit - done);
+    const rows = await newestFirst(matching)
+      .select(sql<string>`policies.created_at::text`.as('created_at_key'))
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(policies.created_at, policies.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
+      .$if(after === undefined && offset > 0, (qb) => qb.offset(offset))
+      .limit(want)
+      .execute();
+    if (rows.length > 0) yield rows;
+    if (rows.length < want) return;
+    done += rows.length;
+    const last = rows[rows.length - 1];
+    after = { createdAt: last.created_at_key, id: last.id };
+  }
+}
 
 interface ExportRow { policy: Policy; asset: PolicyAsset | null }
 
