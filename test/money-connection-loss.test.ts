@@ -8,7 +8,7 @@ import { signUp } from './helpers/clients.js';
  * connection) leaves no partial rows, and a retry with the same Idempotency-Key completes.
  * PostgreSQL only: the embedded database has no second connection to kill it from.
  */
-const url = process.env.DATABASE_URL;
+const url = process.env.DATABASE_URL || undefined; // CI's embedded run sets it empty
 const onPostgres = url ? describe : describe.skip;
 
 let h: Harness;
@@ -78,4 +78,3 @@ onPostgres('a payment whose database connection dies', () => {
   });
 });
 
-if (!url) it('runs against PostgreSQL only (set DATABASE_URL)', () => expect(url).toBeUndefined());
