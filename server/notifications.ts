@@ -19,16 +19,22 @@ export interface ClientEvent {
 export async function notifyClient(
   services: Pick<Services, 'notifier'>,
   scope: TenantScope,
-  client: Pick<ClientRow, 'id' | 'email' | 'phone_number'>,
+  /** The client, or its id when the caller has not read its contacts. */
+  recipient: Pick<ClientRow, 'id' | 'email' | 'phone_number'> | string,
   event: ClientEvent,
 ): Promise<void> {
+  const clientId = typeof recipient === 'string' ? recipient : recipient.id;
   await scope.insertInto('notifications', {
-    client_id: client.id,
+    client_id: clientId,
     entity: JSON.stringify(event.entity ?? null),
     title: event.title,
     body: event.body,
   }).execute();
   if (!event.message) return;
+  // Contacts are read only when a message goes out and the caller did not have them.
+  const client = typeof recipient === 'string'
+    ? await scope.selectFrom('clients').select(['email', 'phone_number']).where('id', '=', recipient).executeTakeFirstOrThrow()
+    : recipient;
   const to = event.message.to ?? (client.email
     ? { channel: 'email' as const, recipient: client.email }
     : client.phone_number ? { channel: 'sms' as const, recipient: client.phone_number } : undefined);

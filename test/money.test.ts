@@ -4,6 +4,7 @@ import { settlePayment } from '../server/money/payments.js';
 import type { TransactionStatus } from '../server/db/schema.js';
 import { TenantScope } from '../server/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
+import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
 import { individualBody, signUp } from './helpers/clients.js';
 
 let h: Harness;
@@ -49,19 +50,7 @@ const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'pro
   h.db.transaction().execute((trx) => settlePayment({ notifier: { send: async () => undefined } as never }, new TenantScope(trx, h.tenantId),
     transactionId, to, { by, id: null }, new Date()));
 
-/** After every money test: the invoice's figures are the sums of its payments, by status. */
-async function expectFiguresAgree(invoiceId: string) {
-  const invoice = await invoiceOf(invoiceId);
-  const rows = await h.db.selectFrom('transactions').select(['status', 'amount']).where('invoice_id', '=', invoiceId).execute();
-  const sum = (statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).reduce((s, r) => s.plus(r.amount), new Decimal(0)).toNumber();
-  expect(invoice.amountApproved).toBe(sum(['APPROVED', 'VERIFIED']));
-  expect(invoice.amountUnapproved).toBe(sum(['PENDING_APPROVAL', 'PENDING_VERIFICATION']));
-  expect(invoice.amountPaid).toBe(sum(['APPROVED', 'VERIFIED', 'PENDING_APPROVAL', 'PENDING_VERIFICATION']));
-  expect(invoice.amountUnpaid).toBe(Math.max(0, new Decimal(invoice.amount).minus(invoice.amountPaid).toNumber()));
-  expect(invoice.transactions.map((t: { id: string }) => t.id).sort()).toEqual((await h.db.selectFrom('transactions').select('id')
-    .where('invoice_id', '=', invoiceId).execute()).map((r) => r.id).sort());
-  return invoice;
-}
+const expectFiguresAgree = (invoiceId: string) => figuresAgree(h, token, invoiceId);
 
 describe('invoices', () => {
   it('lists the client\'s invoices with figures derived from payments, the policy and its items', async () => {

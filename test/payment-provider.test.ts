@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { signatureHeader } from '../server/money/signature.js';
 import { createHarness, type Harness } from './helpers/harness.js';
+import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
 import { signUp } from './helpers/clients.js';
 
 /**
@@ -55,17 +56,7 @@ const movesOf = (transactionId: string) =>
   h.db.selectFrom('transaction_state_changes').select(['from_state', 'to_state', 'actor_kind']).where('transaction_id', '=', transactionId)
     .orderBy('created_at').execute();
 
-/** After every money test: the invoice's figures are the sums of its payments, by status. */
-async function expectFiguresAgree(invoiceId: string) {
-  const invoice = await invoiceOf(invoiceId);
-  const rows = await h.db.selectFrom('transactions').select(['status', 'amount']).where('invoice_id', '=', invoiceId).execute();
-  const sum = (statuses: string[]) => rows.filter((r) => statuses.includes(r.status)).reduce((s, r) => s.plus(r.amount), new Decimal(0)).toNumber();
-  expect(invoice.amountApproved).toBe(sum(['APPROVED', 'VERIFIED']));
-  expect(invoice.amountUnapproved).toBe(sum(['PENDING_APPROVAL', 'PENDING_VERIFICATION']));
-  expect(invoice.amountPaid).toBe(sum(['APPROVED', 'VERIFIED', 'PENDING_APPROVAL', 'PENDING_VERIFICATION']));
-  expect(invoice.amountUnpaid).toBe(Math.max(0, new Decimal(invoice.amount).minus(invoice.amountPaid).toNumber()));
-  return invoice;
-}
+const expectFiguresAgree = (invoiceId: string) => figuresAgree(h, token, invoiceId);
 
 // The sandbox pages, as the payer's browser reaches them (no Api-Key, no token).
 const pathOf = (url: string) => new URL(url).pathname;

@@ -51,10 +51,9 @@ export const checkoutCart: Handler<'checkoutCart'> = async (ctx, req) => {
     }, first.today.date, now);
     await scope.deleteFrom('cart_items').where('client_id', '=', owner).where('id', 'in', rows.map((row) => row.id)).execute();
 
-    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
     const numbers = billed.map((policy) => policy.policyNo).join(', ');
     const amount = billed.reduce((sum, policy) => sum.plus(policy.premium), new Decimal(0));
-    await notifyClient(ctx, scope, client, {
+    await notifyClient(ctx, scope, owner, {
       title: billed.length === 1 ? `Policy ${numbers} created` : `Policies ${numbers} created`,
       body: `Your cart checkout created ${billed.length === 1 ? `policy ${numbers}` : `${billed.length} policies (${numbers})`}; `
         + `invoice ${invoice.invoice_no} bills ${first.body.currency} ${amount.toFixed(2)}. Pay it to activate ${billed.length === 1 ? 'it' : 'them'}.`,

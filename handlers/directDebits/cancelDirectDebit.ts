@@ -20,8 +20,7 @@ export const cancelDirectDebit: Handler<'cancelDirectDebit'> = async (ctx, req) 
     await scope.updateTable('direct_debits').set({
       status: 'CANCELLED', next_debit_date: null, cancel_reason: req.body.reason, cancelled_at: now, updated_at: now,
     }).where('id', '=', debit.id).execute();
-    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
-    await notifyClient(ctx, scope, client, {
+    await notifyClient(ctx, scope, owner, {
       title: `Direct debit for policy ${debit.policy_no} cancelled`,
       body: `No more debits will be taken from ${debit.mobile_number}. Invoice ${debit.invoice_no} can still be paid in the app.`,
       entity: { name: 'directDebit', id: debit.id },

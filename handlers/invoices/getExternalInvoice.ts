@@ -1,17 +1,15 @@
-import { sql } from 'kysely';
 import { notFound } from '../../server/errors.js';
 import { invoiceFigures, paymentSums } from '../../server/money/figures.js';
+import { idOrNumber } from '../lookups/filters.js';
 import type { Handler } from '../types.js';
 import { billedPolicies } from './view.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An invoice of the Api-Key's tenant, by number or id, showing a payer only what paying needs. */
 export const getExternalInvoice: Handler<'getExternalInvoice'> = async (ctx, req) => {
   const wanted = req.params.invoiceNoOrId;
   const row = await ctx.scope.selectFrom('invoices')
     .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description'])
-    .where(UUID.test(wanted) ? sql<boolean>`id = ${wanted}::uuid` : sql<boolean>`upper(invoice_no) = upper(${wanted})`)
+    .where(idOrNumber(wanted, 'id', 'invoice_no'))
     .executeTakeFirst();
   if (!row) throw notFound('Invoice');
   const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(ctx.scope, [row.id])).get(row.id)!);

@@ -1,10 +1,8 @@
-import { sql } from 'kysely';
 import { listOrExport } from '../../server/export/listing.js';
 import { clientId } from '../auth/session.js';
+import { idOrNumber } from '../lookups/filters.js';
 import type { Handler } from '../types.js';
-import { invoiceRows, toInvoices, type Invoice } from './view.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { billsPolicy, invoiceColumns, toInvoices, type Invoice } from './view.js';
 
 /** The signed-in client's invoices, newest first, with figures derived from their payments. */
 export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => {
@@ -12,12 +10,8 @@ export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => {
   const owner = clientId(ctx);
   const policy = query.policy;
   const matching = ctx.scope.selectFrom('invoices').where('invoices.client_id', '=', owner)
-    .$if(policy !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from invoice_items item
-      join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
-      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id
-      and ${UUID.test(policy!) ? sql`p.id = ${policy!}::uuid` : sql`upper(p.policy_no) = upper(${policy!})`})`));
-  const ordered = invoiceRows(ctx.scope, owner).where((eb) => eb('invoices.id', 'in', matching.select('invoices.id')))
-    .orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc');
+    .$if(policy !== undefined, (qb) => qb.where(billsPolicy('invoices.id', 'invoices.tenant_id', idOrNumber(policy!, 'p.id', 'p.policy_no'))));
+  const ordered = matching.select(invoiceColumns).orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc');
   return listOrExport({
     query, matching, ordered, noun: 'invoices',
     toItems: (rows) => toInvoices(ctx.scope, rows),

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../generated/api.js';
 import { invoiceFigures, paymentSums } from '../../server/money/figures.js';
 import type { TenantScope } from '../../server/tenancy.js';
@@ -10,6 +11,14 @@ export const invoiceColumns = [
   'invoices.id', 'invoices.invoice_no', 'invoices.currency', 'invoices.exchange_rate', 'invoices.amount', 'invoices.converted_amount',
   'invoices.description', 'invoices.invoice_date', 'invoices.policy_id', 'invoices.created_by_staff_id', 'invoices.created_at', 'invoices.updated_at',
 ] as const;
+
+/**
+ * Whether the invoice in `invoiceColumn` (of `tenantColumn`'s tenant) bills a policy meeting
+ * `condition` on `p` (its policies row): the policy filter of the invoice and payment lists.
+ */
+export const billsPolicy = (invoiceColumn: string, tenantColumn: string, condition: RawBuilder<boolean>) => sql<boolean>`exists (
+  select 1 from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+  where item.invoice_id = ${sql.ref(invoiceColumn)} and item.tenant_id = ${sql.ref(tenantColumn)} and ${condition})`;
 
 /** The client's invoices with their columns. Callers add filters and order. */
 export const invoiceRows = (scope: TenantScope, clientId: string) =>

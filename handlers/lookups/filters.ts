@@ -1,4 +1,5 @@
 import { isValid, parse } from 'date-fns';
+import { sql } from 'kysely';
 import { badRequest } from '../../server/errors.js';
 
 /** Query-filter helpers shared by the list handlers. */
@@ -15,3 +16,10 @@ export function isoDate(value: string, where: string): string {
   if (!isValid(parsed)) throw badRequest(`${where} is not a real date: ${value}`);
   return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A reference that is either a row's id or its human number (`INV-0012`, any case), as a condition. */
+export const idOrNumber = (ref: string, idColumn: string, numberColumn: string) => (UUID.test(ref)
+  ? sql<boolean>`${sql.ref(idColumn)} = ${ref}::uuid`
+  : sql<boolean>`upper(${sql.ref(numberColumn)}) = upper(${ref})`);

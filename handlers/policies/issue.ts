@@ -154,8 +154,7 @@ export async function writePolicy(
     await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed] }, today.date, now);
   }
   if (notify) {
-    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', clientId).executeTakeFirstOrThrow();
-    await notifyClient(ctx, scope, client, {
+    await notifyClient(ctx, scope, clientId, {
       title: `Policy ${policyNo} created`,
       body: `Your ${body.policyType.replaceAll('_', ' ').toLowerCase()} policy ${policyNo} costs ${body.currency} ${rating.premium.toFixed(2)}.`
         + (generateInvoice ? ' Pay its invoice to activate it.' : ' It is a draft until its invoice is raised.'),

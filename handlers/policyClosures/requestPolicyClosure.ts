@@ -41,8 +41,7 @@ export const requestPolicyClosure: Handler<'requestPolicyClosure'> = async (ctx,
       updated_at: now,
     }).returning('id').executeTakeFirstOrThrow());
 
-    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
-    await notifyClient(ctx, scope, client, {
+    await notifyClient(ctx, scope, owner, {
       title: `Closure of policy ${policy.policy_no} requested`,
       body: `We received your request to close policy ${policy.policy_no} from ${effectiveDate}. We will tell you when it has been reviewed.`,
       entity: { name: 'policyClosure', id: closure.id },

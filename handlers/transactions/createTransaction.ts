@@ -69,12 +69,11 @@ export const createTransaction: Handler<'createTransaction'> = async (ctx, req) 
       at: now,
     });
 
-    const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', owner).executeTakeFirstOrThrow();
     // The sandbox's phone is a page: the client is told where it is.
     const what = body.paymentMethod === 'ONLINE' ? 'Complete the checkout to pay it.'
       : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.${tx.promptUrl ? ` (Sandbox: the prompt is at ${tx.promptUrl}.)` : ''}`
         : 'It will count once approved.';
-    await notifyClient(ctx, scope, client, {
+    await notifyClient(ctx, scope, owner, {
       title: `Payment ${tx.transactionNo} started`,
       body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
       entity: { name: 'transaction', id: tx.id },

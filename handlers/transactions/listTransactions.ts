@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { listOrExport } from '../../server/export/listing.js';
 import { badRequest } from '../../server/errors.js';
 import { clientId } from '../auth/session.js';
 import { containsPattern, isoDate } from '../lookups/filters.js';
+import { billsPolicy } from '../invoices/view.js';
 import type { Handler } from '../types.js';
 import { toTransactions, transactionColumns, transactionQuery, type Transaction } from './view.js';
 
@@ -17,15 +18,13 @@ export const listTransactions: Handler<'listTransactions'> = async (ctx, req) =>
   const to = query.to === undefined ? undefined : isoDate(query.to, 'query.to');
   const day = query.date === undefined ? undefined : isoDate(query.date, 'query.date');
   if (from !== undefined && to !== undefined && to < from) throw badRequest('query.to must not be before query.from');
-  const billed = (policy: 'id' | 'policy_no', value: string) => sql<boolean>`exists (select 1 from invoice_items item
-    join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
-    where item.invoice_id = transactions.invoice_id and item.tenant_id = transactions.tenant_id and ${sql.ref(`p.${policy}`)} ${policy === 'id' ? sql`=` : sql`ilike`} ${value})`;
+  const billed = (condition: RawBuilder<boolean>) => billsPolicy('transactions.invoice_id', 'transactions.tenant_id', condition);
   const matching = transactionQuery(ctx.scope, owner)
     .$if(query.clientId !== undefined, (qb) => qb.where('transactions.client_id', '=', query.clientId!))
     .$if(query.invoiceId !== undefined, (qb) => qb.where('transactions.invoice_id', '=', query.invoiceId!))
     .$if(query.invoiceNo !== undefined, (qb) => qb.where(sql<boolean>`upper(invoice.invoice_no) = upper(${query.invoiceNo!})`))
-    .$if(query.policyId !== undefined, (qb) => qb.where(billed('id', query.policyId!)))
-    .$if(query.policyNo !== undefined, (qb) => qb.where(billed('policy_no', containsPattern(query.policyNo!))))
+    .$if(query.policyId !== undefined, (qb) => qb.where(billed(sql<boolean>`p.id = ${query.policyId!}`)))
+    .$if(query.policyNo !== undefined, (qb) => qb.where(billed(sql<boolean>`p.policy_no ilike ${containsPattern(query.policyNo!)}`)))
     .$if(query.status !== undefined, (qb) => qb.where('transactions.status', '=', query.status!))
     .$if(from !== undefined, (qb) => qb.where('transactions.date_received', '>=', from!))
     .$if(to !== undefined, (qb) => qb.where('transactions.date_received', '<=', to!))

@@ -108,11 +108,10 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
   await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, to, actor, at, notes);
 
   const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
-  const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', tx.client_id).executeTakeFirstOrThrow();
   const amount = `${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`;
   if (CONFIRMED.includes(to)) {
     const receipt = (await issueReceipt(scope, tx.id, at))!;
-    await notifyClient(services, scope, client, {
+    await notifyClient(services, scope, tx.client_id, {
       title: `Payment ${tx.transaction_no} received`,
       body: `We received ${amount} for invoice ${invoice.invoice_no} (receipt ${receipt.receiptNo}). ${figures.isClosed ? 'The invoice is paid in full.'
         : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
@@ -124,7 +123,7 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
       await completeMandatesOfPaidInvoice(scope, invoice, at);
     }
   } else {
-    await notifyClient(services, scope, client, {
+    await notifyClient(services, scope, tx.client_id, {
       title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
       body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).`,
       entity: { name: 'transaction', id: tx.id },
