@@ -14,6 +14,11 @@ export interface Config {
   sandboxApiKey: string;
   /** Where clients reach this API: hosted checkout links are built from it. */
   publicBaseUrl: string;
+  /**
+   * Who takes card and mobile money payments. `sandbox` (the built-in test mode: its hosted pages
+   * let anyone "pay") is the default outside production; production must name it explicitly.
+   */
+  paymentProvider: 'sandbox';
   /** Signs and verifies the payment provider's webhooks (HMAC-SHA256). */
   paymentWebhookSecret: string;
   jwtSecret: string;
@@ -81,8 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxApiKey: env.SANDBOX_API_KEY || DEFAULT_SANDBOX_API_KEY,
     jwtSecret: signingSecret,
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', 3000, env)}`).replace(/\/+$/, ''),
-    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET
-      || createHmac('sha256', signingSecret).update('sandbox payment webhooks').digest('hex'),
+    ...payments(env, production, signingSecret),
     jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
     corsOrigins: !cors || cors === '*' ? '*' : cors.split(',').map((o) => o.trim()).filter(Boolean),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
@@ -93,6 +97,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', 5_000, env),
     ...storage(env),
+  };
+}
+
+/**
+ * The payment provider and its webhook secret. In production both are named explicitly: a
+ * deployment must not take the sandbox (whose pages pay any invoice at a click) by default, nor
+ * sign webhooks with a secret derived from another one.
+ */
+function payments(env: NodeJS.ProcessEnv, production: boolean, signingSecret: string) {
+  const provider = env.PAYMENT_PROVIDER || (production ? undefined : 'sandbox');
+  if (provider === undefined) throw new Error('PAYMENT_PROVIDER is required when NODE_ENV=production (the only provider built in is "sandbox", the test mode)');
+  if (provider !== 'sandbox') throw new Error(`PAYMENT_PROVIDER must be sandbox (the only provider built in), got "${provider}"`);
+  if (production && !env.PAYMENT_WEBHOOK_SECRET) throw new Error('PAYMENT_WEBHOOK_SECRET is required when NODE_ENV=production');
+  if (env.PAYMENT_WEBHOOK_SECRET && env.PAYMENT_WEBHOOK_SECRET.length < 32) throw new Error('PAYMENT_WEBHOOK_SECRET must be at least 32 characters');
+  return {
+    paymentProvider: provider as 'sandbox',
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || createHmac('sha256', signingSecret).update('sandbox payment webhooks').digest('hex'),
   };
 }
 

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
 import type { HandlerContext } from './context.js';
 import { violatedUniqueConstraint } from './db/errors.js';
+import type { Database } from './db/schema.js';
 import { ApiError, conflict } from './errors.js';
 import type { TenantScope } from './tenancy.js';
 
@@ -72,5 +74,27 @@ export async function idempotent<T>(ctx: HandlerContext, options: { key: string 
     await ctx.scope.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('operation', '=', operation).where('key', '=', key)
       .where('response_status', 'is', null).execute().catch(() => undefined);
     throw error;
+  }
+}
+
+/** Keys deleted per statement by the sweep, so it never holds many row locks at once. */
+const SWEEP_BATCH = 1000;
+
+/**
+ * Deletes every tenant's expired Idempotency-Keys (the sweep job, hourly), in batches. A key
+ * reused after expiry is freed on the spot anyway; the sweep keeps the table to the last 24 hours.
+ * Answers how many went.
+ */
+export async function purgeExpiredKeys(db: Kysely<Database>, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const gone = await db.deleteFrom('idempotency_keys')
+      .where((eb) => eb(eb.refTuple('tenant_id', 'client_id', 'operation', 'key'), 'in',
+        eb.selectFrom('idempotency_keys').select(['tenant_id', 'client_id', 'operation', 'key'])
+          .where('expires_at', '<=', now).limit(SWEEP_BATCH).$asTuple('tenant_id', 'client_id', 'operation', 'key')))
+      .executeTakeFirst();
+    const count = Number(gone.numDeletedRows);
+    total += count;
+    if (count < SWEEP_BATCH) return total;
   }
 }

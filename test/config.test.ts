@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SANDBOX_API_KEY, loadConfig } from '../server/config.js';
 
+/** What a production deployment names for its payments (the sandbox here, with a secret of its own). */
+const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };
+
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
@@ -24,7 +27,18 @@ describe('configuration', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow('JWT_SECRET is required when NODE_ENV=production');
     expect(() => loadConfig({ JWT_SECRET: 'short', DATA_DIR: dir })).toThrow('JWT_SECRET must be at least 32 characters');
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, ...PRODUCTION_PAYMENTS }).host).toBe('0.0.0.0');
+  });
+
+  it('takes the sandbox payment provider by default only outside production, where it and its webhook secret must be named', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir };
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ paymentProvider: 'sandbox', paymentWebhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(() => loadConfig(prod)).toThrow('PAYMENT_PROVIDER is required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, PAYMENT_PROVIDER: 'sandbox' })).toThrow('PAYMENT_WEBHOOK_SECRET is required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, ...PRODUCTION_PAYMENTS, PAYMENT_WEBHOOK_SECRET: 'short' })).toThrow('PAYMENT_WEBHOOK_SECRET must be at least 32 characters');
+    expect(() => loadConfig({ DATA_DIR: dir, PAYMENT_PROVIDER: 'stripe' })).toThrow('PAYMENT_PROVIDER must be sandbox');
+    expect(loadConfig({ ...prod, ...PRODUCTION_PAYMENTS })).toMatchObject({ paymentProvider: 'sandbox', paymentWebhookSecret: PRODUCTION_PAYMENTS.PAYMENT_WEBHOOK_SECRET });
   });
 
   it('reads the environment it documents and refuses nonsense numbers', () => {

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { settlePayment } from '../server/money/payments.js';
+import { jobHandlers, PURGE_IDEMPOTENCY_KEYS_QUEUE, RECURRING } from '../server/jobs/index.js';
 import type { TransactionStatus } from '../server/db/schema.js';
 import { TenantScope } from '../server/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
@@ -244,6 +245,23 @@ describe('Idempotency-Key', () => {
     expect(later.statusCode).toBe(201);
     expect(later.json().data.id).not.toBe(first.json().data.id);
     await expectFiguresAgree(invoiceId);
+  });
+
+  it('the hourly sweep deletes expired keys of every tenant and client, and only those', async () => {
+    const { invoiceId } = await invoiced();
+    await pay({ invoiceId, paymentMethod: 'CASH', amount: 10 }, token, { 'idempotency-key': 'sweep-old' });
+    const { invoiceId: theirs } = await invoiced(otherToken);
+    await pay({ invoiceId: theirs, paymentMethod: 'CASH', amount: 10 }, otherToken, { 'idempotency-key': 'sweep-old' });
+    h.clock.advance(23 * 3600 * 1000);
+    await pay({ invoiceId, paymentMethod: 'CASH', amount: 10 }, token, { 'idempotency-key': 'sweep-young' });
+    const keys = () => h.db.selectFrom('idempotency_keys').select('key').where('key', 'like', 'sweep-%').orderBy('key').execute();
+    expect((await keys()).map((k) => k.key)).toEqual(['sweep-old', 'sweep-old', 'sweep-young']);
+    h.clock.advance(2 * 3600 * 1000); // the first two are now 25 hours old, the last 2 hours
+    // The job as the worker runs it.
+    await jobHandlers(h.app.services)[PURGE_IDEMPOTENCY_KEYS_QUEUE]({} as never, h.clock.now());
+    h.clock.advance(-25 * 3600 * 1000);
+    expect((await keys()).map((k) => k.key)).toEqual(['sweep-young']);
+    expect(RECURRING.map((r) => r.queue)).toContain(PURGE_IDEMPOTENCY_KEYS_QUEUE);
   });
 
   it('keeps nothing from a failed request, so a retry with the key goes through', async () => {

@@ -1,4 +1,5 @@
 import type { Services } from '../context.js';
+import { purgeExpiredKeys } from '../idempotency.js';
 import { raiseDueDebits } from './due-debits.js';
 import { purgeFinished } from './queue.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from './worker.js';
@@ -7,6 +8,8 @@ import { createWorker, type JobHandler, type Recurring, type Worker } from './wo
 export const DUE_DEBITS_QUEUE = 'direct-debits.due';
 /** Deletes finished jobs past their keeping time. */
 export const PURGE_JOBS_QUEUE = 'jobs.purge';
+/** Deletes Idempotency-Keys past their 24 hours. */
+export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 
 /** Every queue this server runs, and its handler. */
 export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier'>): Record<string, JobHandler> {
@@ -19,6 +22,7 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
       }
     },
     async [PURGE_JOBS_QUEUE](_job, now) { await purgeFinished(services.db, now); },
+    async [PURGE_IDEMPOTENCY_KEYS_QUEUE](_job, now) { await purgeExpiredKeys(services.db, now); },
   };
 }
 
@@ -26,6 +30,7 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
 export const RECURRING: readonly Recurring[] = [
   { queue: DUE_DEBITS_QUEUE, everyMs: 15 * 60_000 },
   { queue: PURGE_JOBS_QUEUE, everyMs: 24 * 3600_000 },
+  { queue: PURGE_IDEMPOTENCY_KEYS_QUEUE, everyMs: 3600_000 },
 ];
 
 /** The worker `server/main.ts` runs: every queue above, polling every `intervalMs`. */
