@@ -11,9 +11,8 @@ export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => {
   const policy = query.policy;
   const matching = ctx.scope.selectFrom('invoices').where('invoices.client_id', '=', owner)
     .$if(policy !== undefined, (qb) => qb.where(billsPolicy('invoices.id', 'invoices.tenant_id', idOrNumber(policy!, 'p.id', 'p.policy_no'))));
-  const ordered = matching.select(invoiceColumns).orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc');
   return listOrExport({
-    query, matching, ordered, noun: 'invoices',
+    query, matching, columns: matching.select(invoiceColumns), table: 'invoices', noun: 'invoices',
     toItems: (rows) => toInvoices(ctx.scope, rows),
     sheet: { name: 'Invoices', filename: `invoices-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`, columns: [
       { header: 'Invoice No', value: (i: Invoice) => i.invoiceNo },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { streamWorkbook, type Column } from '../../server/export/xlsx.js';
+import { listOrExport } from '../../server/export/listing.js';
+import type { Column } from '../../server/export/xlsx.js';
 import { badRequest } from '../../server/errors.js';
-import { pageOf, paginate } from '../../server/pagination.js';
 import { clientId } from '../auth/session.js';
 import { containsPattern, isoDate } from '../lookups/filters.js';
 import type { Handler, HandlerRequest } from '../types.js';
@@ -9,9 +9,6 @@ import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type P
 
 type Query = HandlerRequest<'listPolicies'>['query'];
 
-/** At most this many rows answer one unpaged JSON list; an export has no limit. */
-const UNPAGED_LIMIT = 10_000;
-const EXPORT_BATCH = 1_000;
 
 function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
   if (!values) return undefined;
@@ -49,69 +46,27 @@ function filtered(scope: Parameters<typeof policyQuery>[0], owner: string, query
  */
 export const listPolicies: Handler<'listPolicies'> = async (ctx, req) => {
   const query = req.query;
-  if (query.format === 'excel') {
-    if (query.usePagination === undefined) throw badRequest('query.usePagination is required with format=excel');
-    if (query.assets === undefined) throw badRequest('query.assets is required with format=excel');
+  if (query.format === 'excel' && query.usePagination !== undefined && query.assets === undefined) {
+    throw badRequest('query.assets is required with format=excel');
   }
-  const usePagination = query.usePagination ?? true;
   const withAssets = query.assets ?? false;
-  const owner = clientId(ctx);
-  const matching = filtered(ctx.scope, owner, query);
-
-  if (query.format === 'excel') {
-    const page = usePagination ? { offset: (query.page! - 1) * query.limit!, limit: query.limit! } : { offset: 0, limit: Infinity };
-    const batches = async function* () {
-      for await (const rows of exportBatches(matching, page)) {
-        const policies = rows.map((row) => toPolicy(row));
-        if (!withAssets) { yield policies.map((policy) => ({ policy, asset: null })); continue; }
-        const assets = await assetsOf(ctx.scope, rows.map((row) => row.id));
-        yield policies.flatMap((policy) => assets.get(policy.id)!.map((asset) => ({ policy, asset })));
-      }
-    };
-    const date = ctx.clock.now().toISOString().slice(0, 10);
-    return streamWorkbook('Policies', `policies-${date}.xlsx`, exportColumns(withAssets), batches());
-  }
-
-  const { itemsCount } = (await pageOf(matching, 1, 1)).paginator;
-  const page = usePagination ? query.page! : 1;
-  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
-  const { offset, paginator } = paginate({ page, limit, itemsCount });
-  if (!usePagination && itemsCount > UNPAGED_LIMIT) {
-    throw badRequest(`query.usePagination=false would answer ${itemsCount} policies (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
-  }
-  const rows = await newestFirst(matching).limit(limit).offset(offset).execute();
-  const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
-  return { data: rows.map((row) => toPolicy(row, assets?.get(row.id))), paginator };
+  const matching = filtered(ctx.scope, clientId(ctx), query);
+  return listOrExport({
+    query, matching, columns: withPolicyColumns(matching), table: 'policies', noun: 'policies',
+    toItems: async (rows) => {
+      const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
+      return rows.map((row) => toPolicy(row, assets?.get(row.id)));
+    },
+    sheet: {
+      name: 'Policies',
+      filename: `policies-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`,
+      columns: exportColumns(withAssets),
+      rows: async (policies) => policies.flatMap((policy): ExportRow[] => (withAssets
+        ? policy.assets!.map((asset) => ({ policy, asset }))
+        : [{ policy, asset: null }])),
+    },
+  });
 };
-
-/** Every Policy column, newest first (the id breaks ties). */
-function newestFirst(matching: ReturnType<typeof filtered>) {
-  return withPolicyColumns(matching).orderBy('policies.created_at', 'desc').orderBy('policies.id', 'desc');
-}
-
-/**
- * The export's rows, newest first, EXPORT_BATCH at a time: each batch starts after the last row of
- * the one before (keyset), so every query reads one batch whatever the depth, where an OFFSET would
- * re-read every row before it. The key is the exact stored `created_at` (as text: a JS Date drops
- * its microseconds) and the id. Only a page's start (`offset`) is skipped by counting.
- */
-async function* exportBatches(matching: ReturnType<typeof filtered>, { offset, limit }: { offset: number; limit: number }) {
-  let after: { createdAt: string; id: string } | undefined;
-  for (let done = 0; done < limit;) {
-    const want = Math.min(EXPORT_BATCH, limit - done);
-    const rows = await newestFirst(matching)
-      .select(sql<string>`policies.created_at::text`.as('created_at_key'))
-      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(policies.created_at, policies.id) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
-      .$if(after === undefined && offset > 0, (qb) => qb.offset(offset))
-      .limit(want)
-      .execute();
-    if (rows.length > 0) yield rows;
-    if (rows.length < want) return;
-    done += rows.length;
-    const last = rows[rows.length - 1];
-    after = { createdAt: last.created_at_key, id: last.id };
-  }
-}
 
 interface ExportRow { policy: Policy; asset: PolicyAsset | null }
 

@@ -29,9 +29,8 @@ export const listTransactions: Handler<'listTransactions'> = async (ctx, req) =>
     .$if(from !== undefined, (qb) => qb.where('transactions.date_received', '>=', from!))
     .$if(to !== undefined, (qb) => qb.where('transactions.date_received', '<=', to!))
     .$if(day !== undefined, (qb) => qb.where('transactions.date_received', '=', day!));
-  const ordered = matching.select(transactionColumns).orderBy('transactions.created_at', 'desc').orderBy('transactions.id', 'desc');
   return listOrExport({
-    query, matching, ordered, noun: 'transactions',
+    query, matching, columns: matching.select(transactionColumns), table: 'transactions', noun: 'transactions',
     toItems: (rows) => toTransactions(ctx.scope, rows),
     sheet: { name: 'Transactions', filename: `transactions-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`, columns: [
       { header: 'Transaction No', value: (t: Transaction) => t.transactionNo },

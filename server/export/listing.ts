@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { badRequest } from '../errors.js';
 import type { FileResult } from '../files.js';
 import { pageOf, paginate, type Paginator } from '../pagination.js';
@@ -10,43 +10,78 @@ const EXPORT_BATCH = 1_000;
 
 export interface ListQuery { page?: number; limit?: number; usePagination?: boolean; format?: 'excel' }
 
+/** A list's rows with their columns, not yet ordered. */
+type Columns<Row> = SelectQueryBuilder<any, any, Row>;
+
+/** The rows of `table`, newest first; the id breaks ties. */
+export function newestFirst<Row>(rows: Columns<Row>, table: string): Columns<Row> {
+  return rows.orderBy(sql.ref(`${table}.created_at`), 'desc').orderBy(sql.ref(`${table}.id`), 'desc');
+}
+
+/**
+ * An export's rows, newest first, EXPORT_BATCH at a time: each batch starts after the last row of
+ * the one before (keyset on `created_at`, `id`), so every query reads one batch whatever the depth,
+ * where an OFFSET would re-read every row before it. The key is the exact stored `created_at` (as
+ * text: a JS Date drops its microseconds). Only a page's start (`offset`) is skipped by counting.
+ */
+export async function* newestFirstBatches<Row>(rows: Columns<Row>, table: string, { offset, limit }: { offset: number; limit: number }): AsyncGenerator<Row[]> {
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  let after: { createdAt: string; id: string } | undefined;
+  for (let done = 0; done < limit;) {
+    const want = Math.min(EXPORT_BATCH, limit - done);
+    const batch = await newestFirst(rows, table)
+      .select(sql<string>`${createdAt}::text`.as('keyset_created_at'))
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${createdAt}, ${id}) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
+      .$if(after === undefined && offset > 0, (qb) => qb.offset(offset))
+      .limit(want)
+      .execute() as (Row & { keyset_created_at: string; id: string })[];
+    if (batch.length > 0) yield batch;
+    if (batch.length < want) return;
+    done += batch.length;
+    const last = batch[batch.length - 1];
+    after = { createdAt: last.keyset_created_at, id: last.id };
+  }
+}
+
 /**
  * A list answered as the seed's lists are: one page, every row (`usePagination=false`, up to
  * UNPAGED_LIMIT), or an .xlsx export of either (`format=excel`, which needs `usePagination`),
- * read from the database a batch at a time so memory stays flat.
+ * read from the database a keyset batch at a time so memory and time per batch stay flat.
  */
 export async function listOrExport<Row, Item, ExportRow = Item>(options: {
   query: ListQuery;
   /** The filtered rows, for counting. */
   matching: SelectQueryBuilder<any, any, any>;
-  /** The same rows with their columns, in the list's order. */
-  ordered: { limit(n: number): { offset(n: number): { execute(): Promise<Row[]> } } };
+  /** The same rows with their columns (an `id` and a `created_at` among them), unordered. */
+  columns: Columns<Row>;
+  /** The table whose `created_at` and `id` order the list, newest first. */
+  table: string;
   toItems: (rows: Row[]) => Promise<Item[]>;
   noun: string;
   sheet: { name: string; filename: string; columns: Column<ExportRow>[]; rows?: (items: Item[], rows: Row[]) => Promise<ExportRow[]> };
 }): Promise<{ data: Item[]; paginator: Paginator } | FileResult> {
-  const { query, noun, sheet } = options;
+  const { query, noun, sheet, table } = options;
   if (query.format === 'excel' && query.usePagination === undefined) throw badRequest('query.usePagination is required with format=excel');
   const usePagination = query.usePagination ?? true;
-  const { itemsCount } = (await pageOf(options.matching, 1, 1)).paginator;
-  const page = usePagination ? query.page! : 1;
-  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
-  const { offset, paginator } = paginate({ page, limit, itemsCount });
 
   if (query.format === 'excel') {
+    const page = usePagination ? { offset: (query.page! - 1) * query.limit!, limit: query.limit! } : { offset: 0, limit: Infinity };
     const batches = async function* () {
-      for (let done = 0; done < limit && offset + done < itemsCount; done += EXPORT_BATCH) {
-        const rows = await options.ordered.limit(Math.min(EXPORT_BATCH, limit - done)).offset(offset + done).execute();
-        if (rows.length === 0) return;
+      for await (const rows of newestFirstBatches(options.columns, table, page)) {
         const items = await options.toItems(rows);
         yield sheet.rows ? await sheet.rows(items, rows) : items as unknown as ExportRow[];
       }
     };
     return streamWorkbook(sheet.name, sheet.filename, sheet.columns, batches());
   }
+  const { itemsCount } = (await pageOf(options.matching, 1, 1)).paginator;
+  const page = usePagination ? query.page! : 1;
+  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
+  const { offset, paginator } = paginate({ page, limit, itemsCount });
   if (!usePagination && itemsCount > UNPAGED_LIMIT) {
     throw badRequest(`query.usePagination=false would answer ${itemsCount} ${noun} (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
   }
-  const rows = await options.ordered.limit(limit).offset(offset).execute();
+  const rows = await newestFirst(options.columns, table).limit(limit).offset(offset).execute();
   return { data: await options.toItems(rows), paginator };
 }
