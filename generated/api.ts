@@ -1599,7 +1599,10 @@ export interface paths {
          * Update a policy
          * @description Changes one of the signed-in client's policies; what may change depends on its state (see
          *     `PolicyUpdate`). Changing the cover prices the policy again and moves its unpaid invoice to the
-         *     new premium, in one transaction. The answer is the updated policy.
+         *     new premium, in one transaction. When only `startDate`/`endDate` change, the kept assets'
+         *     dates that were the policy's (an asset sent without dates takes the policy's) move with them;
+         *     an asset's dates of its own stay and must still fall within the new cover (else 400 naming
+         *     `body.assets[i]`). The answer is the updated policy.
          */
         patch: operations["updatePolicy"];
         trace?: never;

@@ -119,6 +119,24 @@ describe('POST /client/policies', () => {
     const wrong = await create({ ...rest, policyType: 'HOME' }, token, '/api/v1/client/policies/auto');
     expect(wrong.statusCode).toBe(400);
   });
+  it('moves kept assets\' dates with the policy\'s when they were the policy\'s, and keeps (and checks) dates of their own', async () => {
+    const later = plusDays(40);
+    const laterEnd = new Date(Date.parse(later) + 364 * 86_400_000).toISOString().slice(0, 10);
+    const followed = (await create(autoBody({ generateInvoice: false }))).json().data;
+    const res = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${followed.id}`, token, payload: { startDate: later, endDate: laterEnd } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ startDate: later, endDate: laterEnd });
+    expect(res.json().data.assets[0]).toMatchObject({ startDate: later, endDate: laterEnd });
+    // An asset covered for part of the term keeps its own dates, and they must fit the new term.
+    const partEnd = plusDays(100);
+    const own = (await create(autoBody({ generateInvoice: false }, { startDate: start, endDate: partEnd }))).json().data;
+    const moved = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${own.id}`, token, payload: { endDate: plusDays(200) } });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().data.assets[0]).toMatchObject({ startDate: start, endDate: partEnd });
+    const cut = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${own.id}`, token, payload: { endDate: plusDays(50) } });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().message).toMatch(/^body\.assets\[0\]\.endDate must be on or after its startDate and not after the policy's endDate/);
+  });
 });
 
 describe('GET, PATCH, DELETE /client/policies/{id}', () => {

@@ -54,9 +54,10 @@ export const updatePolicy: Handler<'updatePolicy'> = async (ctx, req) => {
       const endDate = body.endDate ?? policy.end_date;
       if (body.startDate !== undefined || body.endDate !== undefined) checkTerm(startDate, endDate, today);
       if (body.assets) checkAssetShapes(policy.policy_type, body.assets);
-      // Kept assets lose their stored ids and prices: they are priced again as sent.
+      // Kept assets lose their stored ids and prices: they are priced again as sent, and their
+      // dates that were the policy's (the default) move with the policy's.
       const assets = (body.assets as Asset[] | undefined)
-        ?? await assetsToReprice(scope, policy.id);
+        ?? (await assetsToReprice(scope, policy.id)).map((asset) => followTerm(asset, { startDate: policy.start_date, endDate: policy.end_date }, { startDate, endDate }));
       const fleetDiscountRate = body.fleetDiscountRate !== undefined ? body.fleetDiscountRate : policy.fleet_discount_rate === null ? null : Number(policy.fleet_discount_rate);
       const priced = priceCover({
         policyType: policy.policy_type, premiumRates: policy.product_premium_rates, currency: policy.currency, startDate, endDate,
@@ -77,3 +78,18 @@ export const updatePolicy: Handler<'updatePolicy'> = async (ctx, req) => {
   });
   return { data: await loadPolicy(ctx.scope, req.params.id, owner) };
 };
+
+interface Term { startDate: string; endDate: string }
+
+/**
+ * A kept asset's dates when the policy's change: a date that was the policy's own (an asset sent
+ * without dates is stored with the policy's) follows the new one; a date of the asset's own stays,
+ * and must still fall within the new cover.
+ */
+function followTerm(asset: Asset, from: Term, to: Term): Asset {
+  return {
+    ...asset,
+    ...(asset.startDate === from.startDate ? { startDate: to.startDate } : {}),
+    ...(asset.endDate === from.endDate ? { endDate: to.endDate } : {}),
+  };
+}
