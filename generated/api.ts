@@ -1661,7 +1661,9 @@ export interface paths {
          *     - The policy must be in a state that can claim (409 `POLICY_NOT_CLAIMABLE` otherwise): `ACTIVE`;
          *       or `EXPIRED` or `COMPLETE`, for a loss while it was in cover (a loss found or reported after
          *       cover ended is still owed). `DRAFT`, `PROCESSING` and other unpaid states, and `CANCELLED`,
-         *       `DECLINED`, `ARCHIVED` policies, cannot be claimed on.
+         *       `DECLINED`, `ARCHIVED` policies, cannot be claimed on. A micro-insurance claim has no loss
+         *       date: it is taken on an `EXPIRED` or `COMPLETE` policy too, since maturity benefits (a full
+         *       withdrawal, cashback) are claimed once the term has run.
          *     - `dateOfLoss` within the policy's `startDate`..`endDate` and not in the future.
          *     - `dateOfNotification` (today when left out) not before `dateOfLoss` (for a micro-insurance
          *       claim, not before the policy's `startDate`) and not in the future.
