@@ -224,6 +224,9 @@ describe('POST /client/claims', () => {
     const standard = await policyIn('ACTIVE');
     await expectError(await create(microClaim(standard)), 400,
       `body.claimType: policy ${standard.policyNo} is not with a micro-insurer; send a standard claim`, 'CLAIM_SHAPE_MISMATCH');
+    // Maturity benefits are claimed once the term has run.
+    expect((await created(microClaim(await policyIn('COMPLETE', microProductId), { claimType: 'CASHBACK' }))).claimType).toBe('CASHBACK');
+    await expectError(await create(microClaim(await policyIn('CANCELLED', microProductId))), 409, /is CANCELLED; claims are taken on ACTIVE/, 'POLICY_NOT_CLAIMABLE');
     await expectError(await create(microClaim(micro, { dateOfNotification: day(-31) })), 400,
       `body.dateOfNotification must not be before the policy's startDate (${micro.startDate})`);
   });
