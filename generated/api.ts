@@ -579,8 +579,9 @@ export interface paths {
          * Get the signed-in client's mini-statement
          * @description The client's position at a glance: its policies by state and those in force, the invoices it
          *     has not paid in full (what remains on each, and in total per currency) and its 5 latest
-         *     payments. Every figure comes from the same queries as `GET /client/policies`,
-         *     `GET /client/invoices` and `GET /client/transactions`, so they agree.
+         *     payments, and its open claims (how many, and the 5 newest). Every figure comes from the same
+         *     queries as `GET /client/policies`, `GET /client/invoices`, `GET /client/transactions` and
+         *     `GET /client/claims`, so they agree.
          */
         get: operations["getMiniStatement"];
         put?: never;
@@ -1625,6 +1626,95 @@ export interface paths {
          */
         post: operations["renewPolicy"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List claims
+         * @description One page of the signed-in client's claims, newest first, each with its policy, reviews,
+         *     settlements and history. Filter by `policyId`, `status` or `stage`; filters combine with AND.
+         *     `include=documents` adds each claim's supporting documents.
+         */
+        get: operations["listClaims"];
+        put?: never;
+        /**
+         * Make a claim
+         * @description Makes a claim on one of the signed-in client's policies. The claim starts `ACTIVE`, in stage
+         *     `REVIEW`; staff review it and move it on (to `SETTLEMENT` then `SETTLED`, or to `REPUDIATION`
+         *     then `REJECTED`) and close it. The client is told it was received (an in-app notification).
+         *
+         *     **Two shapes.** A standard claim (a loss on a date, at a place, to some of the policy's assets,
+         *     with any third parties' losses) or a micro-insurance claim, marked by `claimType` (a
+         *     withdrawal, surrender, cashback, health or death benefit, a loan). A micro-insurance claim is
+         *     taken only on a policy whose product's insurer is a `MICRO_INSURER`, and a standard claim only
+         *     on any other policy (400 naming `body.claimType` either way): micro-insurers' products pay
+         *     benefits by type, not losses to insured assets, and other insurers have no such benefits.
+         *
+         *     **Rules.**
+         *     - The policy must be the client's own (404 otherwise, as for an unknown id).
+         *     - The policy must be in a state that can claim (409 `POLICY_NOT_CLAIMABLE` otherwise): `ACTIVE`;
+         *       or `EXPIRED` or `COMPLETE`, for a loss while it was in cover (a loss found or reported after
+         *       cover ended is still owed). `DRAFT`, `PROCESSING` and other unpaid states, and `CANCELLED`,
+         *       `DECLINED`, `ARCHIVED` policies, cannot be claimed on. A micro-insurance claim has no loss
+         *       date: it is taken on an `EXPIRED` or `COMPLETE` policy too, since maturity benefits (a full
+         *       withdrawal, cashback) are claimed once the term has run.
+         *     - `dateOfLoss` within the policy's `startDate`..`endDate` and not in the future.
+         *     - `dateOfNotification` (today when left out) not before `dateOfLoss` (for a micro-insurance
+         *       claim, not before the policy's `startDate`) and not in the future.
+         *     - Each of `assets` an asset of that policy (ids from `GET /client/policies/{id}`), each once.
+         *     - `currency` (the policy's when left out) an ACTIVE currency; `exchangeRate` 1 for the base
+         *       currency (see the field for its default).
+         *     - Each of `documentIds` one of the client's own documents, each once (404 for one that is not).
+         *
+         *     Nothing is written unless everything is: the claim, its assets, third party losses, documents,
+         *     first status and stage, and the notification are written in one transaction.
+         */
+        post: operations["createClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/claims/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a claim
+         * @description One of the signed-in client's claims, with its policy, supporting documents, reviews,
+         *     settlements and the history of its status and stage. Another client's or tenant's id answers 404.
+         */
+        get: operations["getClaim"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a claim
+         * @description Withdraws (deletes) one of the signed-in client's claims that staff have not started on: it must
+         *     be `ACTIVE`, in stage `REVIEW`, with no review or settlement recorded (409
+         *     `CLAIM_IN_PROGRESS` otherwise; the claim is then kept on record and only staff can close it).
+         *     Its links to documents go with it; the documents themselves stay. Another client's or tenant's
+         *     id answers 404 and deletes nothing.
+         */
+        delete: operations["deleteClaim"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3168,11 +3258,64 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
+         *     rejected. Only staff change it; every change is kept in `meta.statusHistory`.
+         * @enum {string}
+         */
+        ClaimStatus: "ACTIVE" | "CLOSED";
+        /**
+         * @description Where a claim's handling is. A new claim is in `REVIEW`; staff move it to `SETTLEMENT` and then
+         *     `SETTLED` (paid), or to `REPUDIATION` and then `REJECTED` (declined). Only staff change it; every
+         *     change is kept in `meta.stageHistory`.
+         * @enum {string}
+         */
+        ClaimStage: "REVIEW" | "SETTLEMENT" | "REPUDIATION" | "REJECTED" | "SETTLED";
+        /**
+         * @description What a micro-insurance claim asks for.
+         * @enum {string}
+         */
+        MicroInsuranceClaimType: "PARTIAL_WITHDRAWAL" | "FULL_WITHDRAWAL" | "SURRENDER" | "CASHBACK" | "HEALTH" | "DEATH" | "LOAN";
+        /**
+         * @description What kind of loss a (standard) claim is for.
+         * @enum {string}
+         */
+        LossCategory: "MEDICALS" | "CANCELLATION" | "DELAY" | "LOSS_OF_BAGGAGE";
+        /** @description A claim in short, as the mini-statement lists it (the whole claim is `GET /client/claims/{id}`). */
+        ClaimSummary: {
+            /**
+             * Format: uuid
+             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /** @example CLM-0001 */
+            claimNo: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            status: components["schemas"]["ClaimStatus"];
+            stage: components["schemas"]["ClaimStage"];
+            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
+            lossCategory: components["schemas"]["LossCategory"] | null;
+            /** @example 4850.75 */
+            estimatedLossAmount: number;
+            /** @example GHS */
+            currency: string;
+            /**
+             * Format: date
+             * @example 2026-12-03
+             */
+            dateOfNotification: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
          * MiniStatement
          * @description What a client wants to see at a glance, read from the same data (and the same code) as the list
          *     endpoints, so its numbers agree with them: policies by state and the ones in force, invoices not
-         *     yet paid in full with what remains on each and in total per currency, and the latest payments.
-         *     Open claims join it when the claims API ships.
+         *     yet paid in full with what remains on each and in total per currency, the latest payments, and
+         *     the claims still open.
          */
         MiniStatement: {
             /**
@@ -3242,6 +3385,13 @@ export interface components {
             };
             /** @description The 5 latest payments, newest first (all of them through `GET /client/transactions`). */
             recentTransactions: components["schemas"]["Transaction"][];
+            /** @description Claims still `ACTIVE` (`GET /client/claims?status=ACTIVE` lists them all). */
+            openClaims: {
+                /** @example 1 */
+                count: number;
+                /** @description The 5 newest open claims, newest first. */
+                items: components["schemas"]["ClaimSummary"][];
+            };
         };
         /** @description The client's mini-statement. */
         MiniStatementResponse: components["schemas"]["ApiResponse"] & {
@@ -5030,12 +5180,436 @@ export interface components {
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
         };
+        /** @description The policy a claim is on, as it is now. */
+        ClaimPolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example Sandbox Motor Online */
+            productName: string;
+            /** @example GHS */
+            currency: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-20
+             */
+            endDate: string;
+        };
+        /** @description What every third party loss says. */
+        ThirdPartyLossBase: {
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            /**
+             * @description What of the third party's was damaged (empty when nothing was).
+             * @example [
+             *       "Rear bumper",
+             *       "Tail lights"
+             *     ]
+             */
+            damagedItems: string[];
+            /**
+             * @description Who claims for the third party.
+             * @example Ama Owusu
+             */
+            claimantName: string;
+        };
+        /** @description An amount of money, with at most two decimal places. */
+        MoneyValue: number;
+        /**
+         * VehicleDamageLoss
+         * @description Damage to a third party's vehicle.
+         */
+        VehicleDamageLoss: {
+            /** @constant */
+            type: "VEHICLE_DAMAGE";
+            /** @example GR 4521-22 */
+            registrationNumber: string;
+            /** @example Toyota */
+            vehicleMake: string;
+            /**
+             * @description What the repair is estimated to cost, in the claim's currency.
+             * @example 2300
+             */
+            repairEstimate: components["schemas"]["MoneyValue"];
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VEHICLE_DAMAGE";
+        });
+        /**
+         * PropertyDamageLoss
+         * @description Damage to a third party's property (a wall, a kiosk, goods).
+         */
+        PropertyDamageLoss: {
+            /** @constant */
+            type: "PROPERTY_DAMAGE";
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PROPERTY_DAMAGE";
+        });
+        /**
+         * PersonalInjuryLoss
+         * @description A third party injured (`INJURY_TO_PERSON`) or killed (`DEATH`).
+         */
+        PersonalInjuryLoss: {
+            /** @enum {string} */
+            type: "INJURY_TO_PERSON" | "DEATH";
+            /** @example Kwame Boateng */
+            fullName: string;
+            /** @example 34 */
+            age: number;
+            gender: components["schemas"]["Gender"];
+            /**
+             * @description The person to contact for them.
+             * @example Efua Boateng
+             */
+            nextOfKin: string;
+            /**
+             * @description The compensation claimed, in the claim's currency.
+             * @example 15000
+             */
+            compensationAmount: components["schemas"]["MoneyValue"];
+            /** @example Fractured left wrist; treated at Korle Bu Teaching Hospital. */
+            injuryDescription: string;
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INJURY_TO_PERSON" | "DEATH";
+        });
+        /** @description A third party's loss in the incident, its fields chosen by `type`. */
+        ThirdPartyLoss: components["schemas"]["VehicleDamageLoss"] | components["schemas"]["PropertyDamageLoss"] | components["schemas"]["PersonalInjuryLoss"];
+        /**
+         * ClaimSettlement
+         * @description A payment staff settle a claim with. Written by staff; a client reads it on its claim.
+         */
+        ClaimSettlement: {
+            /**
+             * Format: uuid
+             * @example 0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+             */
+            id: string;
+            /**
+             * @description What is paid, in the claim's currency.
+             * @example 4200
+             */
+            amount: components["schemas"]["MoneyValue"];
+            /**
+             * @description How a penalty (an excess, a late-notification deduction) was taken off, if one was.
+             * @example FEE
+             * @enum {string|null}
+             */
+            penaltyApplicable: "FEE" | "PERCENTAGE" | null;
+            /**
+             * @description Whether the client's contribution (co-payment) was taken off.
+             * @example false
+             */
+            contributionApplicable: boolean;
+            /**
+             * @description Who is paid (the client, a garage, a hospital).
+             * @example Kofi Mensah
+             */
+            recipient: string;
+            /**
+             * Format: date
+             * @example 2026-12-20
+             */
+            paymentDate: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description The account paid into: a wallet number, a bank account, a cheque number.
+             * @example MTN MoMo 0244123456
+             */
+            paymentMethodInfo: string;
+            /**
+             * Format: uuid
+             * @description The staff member who recorded it.
+             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+             */
+            createdBy: string;
+            documents: components["schemas"]["Document"][];
+            /**
+             * Format: date-time
+             * @example 2026-12-20T14:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * ClaimReview
+         * @description An assessment of a claim by staff (an inspection, an adjusted amount). Written by staff; a client reads it on its claim.
+         */
+        ClaimReview: {
+            /**
+             * Format: uuid
+             * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            id: string;
+            /** @example Rear bumper and boot lid damaged; chassis sound. */
+            inspectionNotes: string | null;
+            /** @example Police report matches the client's account. */
+            generalNotes: string | null;
+            /**
+             * @description What the reviewer would settle for, in the claim's currency; null when not assessed.
+             * @example 4200
+             */
+            adjustedSettlementAmount: number | null;
+            /**
+             * Format: uuid
+             * @description The staff member who wrote it.
+             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+             */
+            createdBy: string;
+            documents: components["schemas"]["Document"][];
+            /**
+             * Format: date-time
+             * @example 2026-12-10T11:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description One change of a claim's status or stage. The first entry of each history is the claim's creation (`from` null). */
+        ClaimStateChange: {
+            /**
+             * @description The value before; null for the first entry.
+             * @example null
+             */
+            from: string | null;
+            /**
+             * @description The value after.
+             * @example REVIEW
+             */
+            to: string;
+            /** @example Claim submitted by the client */
+            notes: string | null;
+            /**
+             * Format: uuid
+             * @description The id of the staff member who made the change; null when the client (creating the claim) or the system did.
+             * @example null
+             */
+            staff: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description The claim's history, oldest first. */
+        ClaimMeta: {
+            statusHistory: components["schemas"]["ClaimStateChange"][];
+            stageHistory: components["schemas"]["ClaimStateChange"][];
+        };
+        /**
+         * Claim
+         * @description A client's claim on one of its policies: a standard claim (`claimType` null; `dateOfLoss`,
+         *     `incidentLocation`, `lossCategory` and `assets` set) or a micro-insurance claim (`claimType` set;
+         *     those null or empty). Staff review it and settle or reject it; `reviews` and `settlements` are
+         *     what they recorded, `meta` every change of `status` and `stage`.
+         */
+        Claim: {
+            /**
+             * Format: uuid
+             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `CLM-` and a sequence.
+             * @example CLM-0001
+             */
+            claimNo: string;
+            status: components["schemas"]["ClaimStatus"];
+            stage: components["schemas"]["ClaimStage"];
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            policy: components["schemas"]["ClaimPolicy"];
+            /** @description Set for a micro-insurance claim; null for a standard one. */
+            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
+            /**
+             * Format: date
+             * @example 2026-12-02
+             */
+            dateOfLoss: string | null;
+            /**
+             * Format: date
+             * @example 2026-12-03
+             */
+            dateOfNotification: string;
+            /**
+             * @example Tetteh Quarshie Interchange
+             * @example Accra
+             */
+            incidentLocation: string | null;
+            /** @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights. */
+            description: string | null;
+            lossCategory: components["schemas"]["LossCategory"] | null;
+            /** @example 4850.75 */
+            estimatedLossAmount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `estimatedLossAmount * exchangeRate`, in the tenant's base currency.
+             * @example 4850.75
+             */
+            convertedEstimatedLossAmount: number;
+            /**
+             * @description Ids of the policy's assets the loss touches.
+             * @example [
+             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+             *     ]
+             */
+            assets: string[];
+            thirdPartyLoss: components["schemas"]["ThirdPartyLoss"][];
+            /**
+             * @description Ids of the supporting documents, in the order sent.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            documentIds: string[];
+            /** @description The supporting documents themselves. Always on a single claim; on a list only with `include=documents`. */
+            documents?: components["schemas"]["Document"][];
+            settlements: components["schemas"]["ClaimSettlement"][];
+            reviews: components["schemas"]["ClaimReview"][];
+            meta: components["schemas"]["ClaimMeta"];
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of the client's claims, newest first. */
+        ClaimPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Claim"][];
+        };
+        /**
+         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
+         *     claim (photos, a police report, receipts), at most 20, each once. An id that is not one of the
+         *     client's documents answers 404.
+         * @example [
+         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+         *     ]
+         */
+        ClaimDocumentIds: string[];
+        /** @description What every claim, standard or micro-insurance, says. */
+        ClaimCreateBase: {
+            /**
+             * Format: uuid
+             * @description The policy claimed on; one of the signed-in client's own.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            /**
+             * Format: date
+             * @description The day the insurer was told of the loss. Today when not sent; not before `dateOfLoss` and not in the future.
+             * @example 2026-12-03
+             */
+            dateOfNotification?: string;
+            /**
+             * @description What happened, in the client's words.
+             * @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.
+             */
+            description?: string;
+            /**
+             * @description What the client estimates the loss at, in `currency`.
+             * @example 4850.75
+             */
+            estimatedLossAmount: components["schemas"]["MoneyValue"];
+            /**
+             * @description The currency of `estimatedLossAmount`; an ACTIVE currency (`GET /currencies`). The policy's currency when not sent.
+             * @example GHS
+             */
+            currency?: string;
+            /**
+             * @description Units of the tenant's base currency per unit of `currency`; 1 for the base currency. When left
+             *     out: 1 for the base currency, the policy's rate for the policy's currency, and required for
+             *     any other.
+             * @example 1
+             */
+            exchangeRate?: number;
+            documentIds?: components["schemas"]["ClaimDocumentIds"];
+        };
+        /**
+         * ClaimCreate
+         * @description A standard claim: a loss on a date, at a place, to some of the policy's assets (their `id`s from
+         *     `GET /client/policies/{id}`), with any losses of third parties.
+         */
+        ClaimCreate: {
+            /**
+             * Format: date
+             * @description The day of the loss; inside the policy's cover (`startDate` to `endDate`) and not in the future.
+             * @example 2026-12-02
+             */
+            dateOfLoss: string;
+            /**
+             * @description Where the loss happened.
+             * @example Tetteh Quarshie Interchange
+             * @example Accra
+             */
+            incidentLocation: string;
+            lossCategory: components["schemas"]["LossCategory"];
+            /**
+             * @description Ids of the policy's assets the loss touches (each an asset of that policy, each once).
+             * @example [
+             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+             *     ]
+             */
+            assets: string[];
+            /** @description Losses of other people in the same incident, each by its `type`. */
+            thirdPartyLoss?: components["schemas"]["ThirdPartyLoss"][];
+        } & components["schemas"]["ClaimCreateBase"];
+        /**
+         * MicroInsuranceClaimCreate
+         * @description A micro-insurance claim (a withdrawal, surrender, cashback, health or death benefit, a loan) on a
+         *     policy of a micro-insurer. `claimType` marks it.
+         */
+        MicroInsuranceClaimCreate: {
+            claimType: components["schemas"]["MicroInsuranceClaimType"];
+        } & components["schemas"]["ClaimCreateBase"];
+        /**
+         * @description A standard claim (`ClaimCreate`) or a micro-insurance claim (`MicroInsuranceClaimCreate`); a body
+         *     with `claimType` is a micro-insurance claim, one without it a standard claim. Each shape is
+         *     closed (unknown properties are refused), so exactly one can match.
+         *
+         *     Why `claimType` marks the shape rather than a discriminator: the product's claim has no type
+         *     field of its own, and requiring one would add a field every integrator must send for the common
+         *     case. The `if`/`then`/`else` says the same as the `oneOf` (a standard claim cannot carry
+         *     `claimType`, a micro-insurance claim must); the server validates by it so that a 400 names the
+         *     field at fault in the shape the body is, while code generators build their types from the
+         *     `oneOf`.
+         */
+        ClaimCreateRequest: components["schemas"]["ClaimCreate"] | components["schemas"]["MicroInsuranceClaimCreate"];
+        /** @description One claim. */
+        ClaimResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Claim"];
+        };
         /** @description One page of the client's payments, newest first. */
         TransactionPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Transaction"][];
         };
-        /** @description An amount of money, with at most two decimal places. */
-        MoneyValue: number;
         /**
          * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
          *     `paymentMethod` are required. `amount` 0 or left out pays what remains of the invoice (its amount
@@ -6090,6 +6664,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The signed-in client has no claim with this id (another client's or another tenant's claim answers this too). */
+        ClaimNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The `Idempotency-Key` was already used with a different body; use a new key for a new request. */
         IdempotencyKeyReused: {
             headers: {
@@ -6250,6 +6833,33 @@ export interface components {
          * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
          */
         PolicyId: string;
+        /**
+         * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
+         * @example documents
+         */
+        ClaimInclude: "documents";
+        /** @description Claims of this client. A client sees only its own, so another id matches nothing. */
+        ClaimClientIdQuery: string;
+        /**
+         * @description Only claims on this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        ClaimPolicyIdQuery: string;
+        /**
+         * @description Only claims with this status.
+         * @example ACTIVE
+         */
+        ClaimStatusQuery: components["schemas"]["ClaimStatus"];
+        /**
+         * @description Only claims at this stage.
+         * @example REVIEW
+         */
+        ClaimStageQuery: components["schemas"]["ClaimStage"];
+        /**
+         * @description The claim's id.
+         * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+         */
+        ClaimId: string;
         /**
          * @description Payments of the invoice with this number (exact, case-insensitive).
          * @example INV-0012
@@ -8774,6 +9384,186 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
+                 * @example documents
+                 */
+                include?: components["parameters"]["ClaimInclude"];
+                /** @description Claims of this client. A client sees only its own, so another id matches nothing. */
+                clientId?: components["parameters"]["ClaimClientIdQuery"];
+                /**
+                 * @description Only claims on this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["ClaimPolicyIdQuery"];
+                /**
+                 * @description Only claims with this status.
+                 * @example ACTIVE
+                 */
+                status?: components["parameters"]["ClaimStatusQuery"];
+                /**
+                 * @description Only claims at this stage.
+                 * @example REVIEW
+                 */
+                stage?: components["parameters"]["ClaimStageQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, `ACTIVE` in `REVIEW`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a date outside cover or in the future, an asset not of the policy or named twice, the wrong shape for the policy's insurer), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The policy, or one of the documents, is not one of the signed-in client's own. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The policy is in a state that cannot be claimed on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ClaimNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim is withdrawn. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ClaimNotFound"];
+            /** @description Staff have started on the claim (it is past `REVIEW`, `CLOSED`, or has a review or settlement). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,6 +1,7 @@
 import { accountHandlers } from './account/index.js';
 import { authHandlers } from './auth/index.js';
 import { cartHandlers } from './cart/index.js';
+import { claimHandlers } from './claims/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { directDebitHandlers } from './directDebits/index.js';
 import { documentHandlers } from './documents/index.js';
@@ -26,6 +27,7 @@ export const handlers = {
   ...productHandlers,
   ...policyHandlers,
   ...policyClosureHandlers,
+  ...claimHandlers,
   ...transactionHandlers,
   ...invoiceHandlers,
   ...cartHandlers,

@@ -94,6 +94,11 @@ const NOT_DRIVEN: Record<string, string> = {
   // (a payer's browser holds it, as with a hosted checkout link), so whoever has it may use it.
   ...Object.fromEntries(['getSandboxCheckout', 'answerSandboxCheckout', 'getSandboxMobileMoneyPrompt', 'answerSandboxMobileMoneyPrompt'].map((id) => [id,
     'test/payment-provider.test.ts: "answers a 404 page for an unknown reference, and 400 for one not of its form"'])),
+  // A claim needs a paid (ACTIVE) policy and the ids of that policy's assets: the policies the
+  // matrix creates are unpaid, and paying is staff's or the provider's. createClaim itself is
+  // driven (client A's policyId answers 404 to the others); the claim's own {id} is checked here:
+  ...Object.fromEntries(['getClaim', 'deleteClaim'].map((id) => [id,
+    'test/claims.test.ts: "answers 404 for another client\'s or tenant\'s claim ..." (GET and DELETE /client/claims/{id})'])),
   // {provider} names a payment provider, not a resource; the provider's signature admits it.
   receivePaymentWebhook: 'test/payment-provider.test.ts: "refuses a missing, malformed or wrong signature with 401 and changes nothing"',
 };

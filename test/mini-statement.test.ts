@@ -43,6 +43,7 @@ describe('GET /client/account/mini-statement', () => {
     const fresh = (await signUp(h, individualBody())).token;
     expect((await get('account/mini-statement', fresh)).data).toMatchObject({
       policies: { total: 0, byState: {}, inForce: [] }, outstandingInvoices: { count: 0, totals: [], items: [] }, recentTransactions: [],
+      openClaims: { count: 0, items: [] },
     });
   });
 
@@ -78,12 +79,45 @@ describe('GET /client/account/mini-statement', () => {
     expect(statement.recentTransactions).toHaveLength(5);
   });
 
+  it('shows the open claims, agreeing with GET /client/claims?status=ACTIVE', async () => {
+    const client = (await signUp(h, individualBody())).token;
+    const insured = await policy(0, 300000, client);
+    const paid = await h.call({ method: 'POST', url: '/api/v1/client/transactions', token: client,
+      payload: { invoiceId: insured.invoice.id, paymentMethod: 'CASH', amount: insured.invoice.amount } });
+    await approve(paid.json().data.id);
+    const claims = [];
+    for (let i = 0; i < 7; i += 1) {
+      const res = await h.call({ method: 'POST', url: '/api/v1/client/claims', token: client, payload: {
+        policyId: insured.id, dateOfLoss: plusDays(0), incidentLocation: 'Plot 7, Prempeh II Street, Adum', lossCategory: 'MEDICALS',
+        estimatedLossAmount: 100.05 + i, assets: [insured.assets[0].id],
+      } });
+      expect(res.statusCode).toBe(201);
+      claims.push(res.json().data);
+      h.clock.advance(1000);
+    }
+    // Staff closed one (the staff API comes later).
+    await h.db.updateTable('claims').set({ status: 'CLOSED' }).where('id', '=', claims[6].id).execute();
+
+    const statement = (await get('account/mini-statement', client)).data;
+    const open = await get('claims?status=ACTIVE', client);
+    expect(statement.openClaims.count).toBe(open.paginator.itemsCount);
+    expect(statement.openClaims.count).toBe(6);
+    expect(statement.openClaims.items).toEqual(open.data.slice(0, 5).map((c: Record<string, any>) => ({
+      id: c.id, claimNo: c.claimNo, policyNo: c.policy.policyNo, status: c.status, stage: c.stage, claimType: c.claimType,
+      lossCategory: c.lossCategory, estimatedLossAmount: c.estimatedLossAmount, currency: c.currency,
+      dateOfNotification: c.dateOfNotification, createdAt: c.createdAt,
+    })));
+    expect(statement.openClaims.items[0].id).toBe(claims[5].id);
+    expect((await get('account/mini-statement')).data.openClaims.items.map((c: { id: string }) => c.id)).not.toContain(claims[0].id);
+  });
+
   it('shows another client nothing of this one\'s', async () => {
     const other = (await signUp(h, individualBody())).token;
     await policy(3, 100000);
     const statement = (await get('account/mini-statement', other)).data;
     expect(statement.policies.total).toBe(0);
     expect(statement.outstandingInvoices.count).toBe(0);
+    expect(statement.openClaims).toEqual({ count: 0, items: [] });
   });
 });
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { toCents } from '../../server/money/billing.js';
 import { CONFIRMED } from '../../server/states/transaction.js';
 import { clientId } from '../auth/session.js';
+import { claimColumns, claimQuery, toClaimSummary } from '../claims/view.js';
 import { invoiceRows, toInvoices } from '../invoices/view.js';
 import { policySummaries, toPolicySummary } from '../policies/view.js';
 import { toTransactions, transactionRows } from '../transactions/view.js';
@@ -10,7 +11,7 @@ import type { Handler } from '../types.js';
 
 /**
  * The client's position at a glance. It reads through the list endpoints' own views (policy
- * summaries, invoice figures, transactions), so what it shows agrees with them.
+ * summaries, invoice figures, transactions, claims), so what it shows agrees with them.
  */
 export const getMiniStatement: Handler<'getMiniStatement'> = async (ctx) => {
   const owner = clientId(ctx);
@@ -31,6 +32,10 @@ export const getMiniStatement: Handler<'getMiniStatement'> = async (ctx) => {
     totals.set(invoice.currency, { unpaid: total.unpaid.plus(invoice.amountUnpaid), converted: total.converted.plus(invoice.convertedAmountUnpaid) });
   }
 
+  const openClaims = claimQuery(ctx.scope, owner).where('claims.status', '=', 'ACTIVE');
+  const { count: openClaimCount } = await openClaims.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const newestOpenClaims = await openClaims.select(claimColumns).orderBy('claims.created_at', 'desc').orderBy('claims.id', 'desc').limit(5).execute();
+
   const recent = await transactionRows(ctx.scope, owner).orderBy('transactions.created_at', 'desc').orderBy('transactions.id', 'desc').limit(5).execute();
   return {
     data: {
@@ -49,6 +54,7 @@ export const getMiniStatement: Handler<'getMiniStatement'> = async (ctx) => {
         })),
       },
       recentTransactions: await toTransactions(ctx.scope, recent),
+      openClaims: { count: Number(openClaimCount), items: newestOpenClaims.map(toClaimSummary) },
     },
   };
 };

@@ -489,6 +489,106 @@ export interface DirectDebitRunsTable {
   created_at: CreatedAt;
 }
 
+export type ClaimStatus = 'ACTIVE' | 'CLOSED';
+export type ClaimStage = 'REVIEW' | 'SETTLEMENT' | 'REPUDIATION' | 'REJECTED' | 'SETTLED';
+export type LossCategory = 'MEDICALS' | 'CANCELLATION' | 'DELAY' | 'LOSS_OF_BAGGAGE';
+export type MicroInsuranceClaimType = 'PARTIAL_WITHDRAWAL' | 'FULL_WITHDRAWAL' | 'SURRENDER' | 'CASHBACK' | 'HEALTH' | 'DEATH' | 'LOAN';
+export type ThirdPartyLossType = 'VEHICLE_DAMAGE' | 'PROPERTY_DAMAGE' | 'DEATH' | 'INJURY_TO_PERSON';
+type NullableNumeric = ColumnType<string | null, string | number | null, string | number | null>;
+
+/** A client's claim on its policy: standard (loss date, place, category) or micro-insurance (`claim_type`). */
+export interface ClaimsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  claim_no: string;
+  client_id: string;
+  policy_id: string;
+  status: ClaimStatus;
+  stage: ClaimStage;
+  claim_type: MicroInsuranceClaimType | null;
+  loss_category: LossCategory | null;
+  date_of_loss: PlainDate | null;
+  date_of_notification: PlainDate;
+  incident_location: string | null;
+  description: string | null;
+  estimated_loss_amount: Numeric;
+  currency: string;
+  exchange_rate: Numeric;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** A policy asset a claim names. */
+export interface ClaimAssetsTable {
+  tenant_id: string;
+  claim_id: string;
+  policy_asset_id: string;
+  position: number;
+}
+
+/** A third party's loss in a claim: its money in `amount`, the rest of what was sent in `details`. */
+export interface ClaimThirdPartyLossesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  claim_id: string;
+  position: number;
+  type: ThirdPartyLossType;
+  amount: NullableNumeric;
+  details: Json<Record<string, unknown>>;
+}
+
+/** A supporting document of a claim. */
+export interface ClaimDocumentsTable {
+  tenant_id: string;
+  claim_id: string;
+  document_id: string;
+  position: number;
+}
+
+/** Staff's review of a claim. */
+export interface ClaimReviewsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  claim_id: string;
+  inspection_notes: string | null;
+  general_notes: string | null;
+  adjusted_settlement_amount: NullableNumeric;
+  created_by_staff_id: string;
+  document_ids: ColumnType<string[], string | undefined, string>;
+  created_at: CreatedAt;
+}
+
+/** A payment staff settle a claim with. */
+export interface ClaimSettlementsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  claim_id: string;
+  amount: Numeric;
+  penalty_applicable: 'FEE' | 'PERCENTAGE' | null;
+  contribution_applicable: Generated<boolean>;
+  recipient: string;
+  payment_date: PlainDate;
+  payment_method: PaymentMethod;
+  payment_method_info: string;
+  created_by_staff_id: string;
+  document_ids: ColumnType<string[], string | undefined, string>;
+  created_at: CreatedAt;
+}
+
+/** A change of a claim's status or stage (its creation: `from_state` null). */
+export interface ClaimStateChangesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  claim_id: string;
+  field: 'status' | 'stage';
+  from_state: string | null;
+  to_state: string;
+  actor_kind: 'client' | 'staff' | 'system';
+  actor_id: string | null;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
 /** The job queue (server/jobs/queue.ts): not a tenant table; a job's payload names its tenant when it has one. */
 export interface JobsTable {
   id: Generated<string>;
@@ -541,6 +641,13 @@ export interface Database {
   direct_debits: DirectDebitsTable;
   direct_debit_runs: DirectDebitRunsTable;
   jobs: JobsTable;
+  claims: ClaimsTable;
+  claim_assets: ClaimAssetsTable;
+  claim_third_party_losses: ClaimThirdPartyLossesTable;
+  claim_documents: ClaimDocumentsTable;
+  claim_reviews: ClaimReviewsTable;
+  claim_settlements: ClaimSettlementsTable;
+  claim_state_changes: ClaimStateChangesTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -554,4 +661,5 @@ export type DocumentRow = Selectable<DocumentsTable>;
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
   | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
-  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs';
+  | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
+  | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes';

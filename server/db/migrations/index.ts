@@ -9,6 +9,7 @@ import { cart } from './20261124_007_cart.js';
 import { receipts } from './20261125_008_receipts.js';
 import { directDebits } from './20261126_009_direct_debits.js';
 import { paymentWebhooks } from './20261127_010_payment_webhooks.js';
+import { claims } from './20261128_011_claims.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_008_receipts': receipts,
   '20261126_009_direct_debits': directDebits,
   '20261127_010_payment_webhooks': paymentWebhooks,
+  '20261128_011_claims': claims,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
