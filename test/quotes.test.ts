@@ -136,6 +136,14 @@ describe('quotes beyond the examples', () => {
     expect(res.json()).toMatchObject({ statusCode: 400, message: 'body.productId: no ACTIVE ONLINE product with this id is available' });
   });
 
+  it("answers another tenant's client as if this tenant's product and policies did not exist", async () => {
+    const mine = (await post(auto().createPath, auto().example)).json().data;
+    const foreign = (await signUp(h, individualBody(), h.otherApiKey)).token;
+    const res = await h.call({ method: 'POST', url: `/api/v1${auto().path}`, token: foreign, apiKey: h.otherApiKey,
+      payload: { ...auto().example, businessType: 'RENEWAL', oldPolicyId: mine.id } });
+    expect(res.json()).toMatchObject({ statusCode: 400, message: 'body.productId: no ACTIVE ONLINE product with this id is available' });
+  });
+
   it('converts the premium to the base currency with decimals, as the policy does', async () => {
     const body = { ...auto().example, currency: 'USD', exchangeRate: 15.4321 };
     const quote = (await post(auto().path, body)).json().data;
