@@ -177,6 +177,14 @@ describe('quotes beyond the examples', () => {
       .toMatchObject({ statusCode: 400, message: `body.oldPolicyId: policy ${old.policyNo} is AUTO cover, not HOME` });
   });
 
+  it('is no create call: the policy types still name their create calls, the generic one where a type has no typed create', async () => {
+    const types: Json[] = (await h.call({ method: 'GET', url: '/api/v1/client/policies/types', token })).json().data;
+    expect(types.filter((type) => !/^\/client\/policies(\/[a-z-]+)?$/.test(type.createPath))).toEqual([]);
+    const createOf = (policyType: string) => types.find((type) => type.policyType === policyType)!.createPath;
+    expect([createOf('AUTO'), createOf('MARINE'), createOf('GOODS_IN_TRANSIT'), createOf('GROUP_PERSONAL_ACCIDENT')])
+      .toEqual(['/client/policies/auto', '/client/policies/marine', '/client/policies', '/client/policies']);
+  });
+
   it('refuses a client quoting for another client, and a policy number (400)', async () => {
     const other = await post(auto().path, { ...auto().example, clientId: '00000000-0000-4000-8000-000000000000' });
     expect(other.json()).toMatchObject({ statusCode: 400, message: 'body.clientId: a client can only create policies for itself' });
