@@ -1631,6 +1631,276 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/quotes/auto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a motor (auto) policy
+         * @description Prices a motor (auto) policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/auto` (or `POST /client/policies`) takes (`policyType` is `AUTO`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createAutoQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/burglary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a burglary policy
+         * @description Prices a burglary policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/burglary` (or `POST /client/policies`) takes (`policyType` is `BURGLARY`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createBurglaryQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/contractors-all-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a contractors all risks policy
+         * @description Prices a contractors all risks policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/contractors-all-risks` (or `POST /client/policies`) takes (`policyType` is `CONTRACTORS_ALL_RISKS`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createContractorsAllRisksQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/erection-all-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote an erection all risks policy
+         * @description Prices an erection all risks policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/erection-all-risks` (or `POST /client/policies`) takes (`policyType` is `ERECTION_ALL_RISKS`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createErectionAllRisksQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/goods-in-transit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a goods in transit policy
+         * @description Prices a goods in transit policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies` takes (`policyType` is `GOODS_IN_TRANSIT`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createGoodsInTransitQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/group-personal-accident": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a group personal accident policy
+         * @description Prices a group personal accident policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies` takes (`policyType` is `GROUP_PERSONAL_ACCIDENT`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createGroupPersonalAccidentQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a home policy
+         * @description Prices a home policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/home` (or `POST /client/policies`) takes (`policyType` is `HOME`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createHomeQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/marine-cargo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a marine cargo policy
+         * @description Prices a marine cargo policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/marine` (or `POST /client/policies`) takes (`policyType` is `MARINE`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createMarineCargoQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/professional-indemnity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a professional indemnity policy
+         * @description Prices a professional indemnity policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/professional-indemnity` (or `POST /client/policies`) takes (`policyType` is `PROFESSIONAL_INDEMNITY`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createProfessionalIndemnityQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/quotes/public-liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a public liability policy
+         * @description Prices a public liability policy for the signed-in client without creating it. The body is the one
+         *     `POST /client/policies/public-liability` (or `POST /client/policies`) takes (`policyType` is `PUBLIC_LIABILITY`), checked the same way (the product, the
+         *     currency, the dates, the assets' rules, a renewal's `oldPolicyId`) and priced by the same
+         *     rating engine from the product's rates, so creating the policy with this body gives the same
+         *     price. Nothing is written and no price is held: the call is safe to repeat, and creating the
+         *     policy prices it again; send the quoted `premium` with the create and any other figure is
+         *     refused with 422 `PREMIUM_MISMATCH`. A `premium` sent here is checked the same way.
+         *     `generateInvoice` is accepted, as the body is the same, and does not change the price.
+         */
+        post: operations["createPublicLiabilityQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/claims": {
         parameters: {
             query?: never;
@@ -5180,6 +5450,55 @@ export interface components {
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
         };
+        /** @description One asset of the body, at its place in `assets`, with the server's price for it. */
+        QuoteAsset: {
+            /** @description Its index in the body's `assets` (the breakdown's `asset`). */
+            position: number;
+            /** @description The asset's `sumInsured`; null when its type is insured on another amount (a contract sum, members' benefits). */
+            sumInsured: number | null;
+            premium: components["schemas"]["MoneyAmount"];
+            /** @description The asset's `description`, when it was given one. */
+            description: string | null;
+        };
+        /**
+         * @description What a policy of this body would cost, from the same rating engine and the same checks as
+         *     creating it: the product, the currency, the dates, the assets' rules, a renewal's old policy.
+         *     Nothing is stored: a quote has no id and no expiry. Creating the policy with the same body prices
+         *     it again, so it costs this unless the product's rates changed meanwhile; send this `premium` with
+         *     the create and the server refuses (422 `PREMIUM_MISMATCH`, with the price) rather than sell at
+         *     another figure.
+         */
+        Quote: {
+            policyType: components["schemas"]["PolicyType"];
+            product: components["schemas"]["PolicyProduct"];
+            /** @example GHS */
+            currency: string;
+            /** @description Units of the tenant's base currency per unit of `currency`, as sent (default 1). */
+            exchangeRate: number;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            /** @description Days of cover, both ends included. */
+            termDays: number;
+            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
+            sumInsured: number | null;
+            premium: components["schemas"]["MoneyAmount"];
+            /** @description `premium * exchangeRate`, in the tenant's base currency, to the cent. */
+            convertedPremium: number;
+            /** @description The body's assets in order, each with its share of `premium` (the shares add up to it exactly). */
+            assets: components["schemas"]["QuoteAsset"][];
+            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
+            /**
+             * Format: date-time
+             * @description When the server priced it.
+             */
+            quotedAt: string;
+        };
+        /** @description One quote. */
+        QuoteResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Quote"];
+        };
         /** @description The policy a claim is on, as it is now. */
         ClaimPolicy: {
             /**
@@ -6662,6 +6981,18 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The price of the cover the body describes. Nothing was written: the call is safe to repeat. The
+         *     example quotes a motor policy; every kind answers the same shape.
+         */
+        PolicyQuoted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["QuoteResponse"];
             };
         };
         /** @description The signed-in client has no claim with this id (another client's or another tenant's claim answers this too). */
@@ -9384,6 +9715,246 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createAutoQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutoPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBurglaryQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BurglaryPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createContractorsAllRisksQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractorsAllRisksPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createErectionAllRisksQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErectionAllRisksPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createGoodsInTransitQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoodsInTransitPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createGroupPersonalAccidentQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupPersonalAccidentPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createHomeQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HomePolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMarineCargoQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarinePolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createProfessionalIndemnityQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfessionalIndemnityPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPublicLiabilityQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicLiabilityPolicyCreate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PolicyQuoted"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["RenewedPolicyNotFound"];
+            409: components["responses"]["PolicyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
             500: components["responses"]["InternalError"];
         };
     };

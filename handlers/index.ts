@@ -10,6 +10,7 @@ import { lookupHandlers } from './lookups/index.js';
 import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
+import { quoteHandlers } from './quotes/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
@@ -26,6 +27,7 @@ export const handlers = {
   ...documentHandlers,
   ...productHandlers,
   ...policyHandlers,
+  ...quoteHandlers,
   ...policyClosureHandlers,
   ...claimHandlers,
   ...transactionHandlers,

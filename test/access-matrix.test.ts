@@ -84,6 +84,9 @@ const NOT_DRIVEN: Record<string, string> = {
   // generated bodies never carry.
   ...Object.fromEntries(ctx.ops.filter((op) => /^create\w*Policy$/.test(op.operationId)).map((op) => [op.operationId,
     'test/policies.test.ts: "answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it"'])),
+  // A quote takes a policy create body: the same productId and oldPolicyId, and writes nothing.
+  ...Object.fromEntries(ctx.ops.filter((op) => /^create\w+Quote$/.test(op.operationId)).map((op) => [op.operationId,
+    'test/quotes.test.ts: "answers 404 for another client\'s policy named as the one renewed, and 401 without a token"'])),
   // A cart item is a policy create body: the same productId and oldPolicyId. Its own id ({id} of
   // GET, PATCH and DELETE /client/cart/{id}) is driven above; checkout's itemIds in test/cart.test.ts.
   addCartItem: 'test/cart.test.ts: "answers 404 for another client\'s policy named as oldPolicyId"',

@@ -20,7 +20,11 @@ export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
  */
 export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db) {
   const product = await visibleProducts(ctx, db).where('products.id', '=', productId)
-    .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates']).executeTakeFirst();
+    .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates',
+      // What a quote shows of the product (PolicyProduct).
+      'products.name', 'products.code', 'insurer.id as insurer_id', 'insurer.name as insurer_name', 'insurer.type as insurer_type',
+      'insurer.kind as insurer_kind', 'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color'])
+    .executeTakeFirst();
   if (!product) throw badRequest(`${root}.productId: no ACTIVE ONLINE product with this id is available`);
   if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
   return product;

@@ -59,7 +59,8 @@ export interface PolicyTypeInfo {
 /**
  * Each policy type as the contract defines it: `createPolicy`'s discriminator names the type's
  * create schema, that schema's `assets` its asset schema (and whether it has a `sumInsured`), and
- * the typed call is the one whose body is exactly that schema. Read once, from the published document.
+ * the typed call is the create under `/client/policies/` whose body is exactly that schema. Read
+ * once, from the published document.
  */
 function fromContract(): Record<PolicyType, PolicyTypeInfo> {
   const doc = publishedDocument() as unknown as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
@@ -68,7 +69,8 @@ function fromContract(): Record<PolicyType, PolicyTypeInfo> {
   const typedCalls = new Map<string, string>();
   for (const [path, item] of Object.entries(doc.paths)) {
     const ref = item.post?.requestBody?.content?.['application/json']?.schema?.$ref;
-    if (ref && path !== '/client/policies') typedCalls.set(name(ref), path);
+    // Only the creates: the quote calls (`/client/quotes/...`) take the same bodies.
+    if (ref && path.startsWith('/client/policies/')) typedCalls.set(name(ref), path);
   }
   const mapping: Record<string, string> = schemas.PolicyCreateRequest.discriminator.mapping;
   return Object.fromEntries(Object.entries(mapping).map(([policyType, ref]) => {

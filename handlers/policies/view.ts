@@ -4,6 +4,7 @@ import type { components } from '../../generated/api.js';
 import type { TenantScope } from '../../server/tenancy.js';
 import { notFound } from '../../server/errors.js';
 import { clientFullName } from '../account/client-account.js';
+import { insurerOf } from '../products/visible.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 
 export type Policy = components['schemas']['Policy'];
@@ -98,8 +99,7 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
       name: row.product_name,
       code: row.product_code,
       category: row.product_category as Policy['product']['category'],
-      insurer: { id: row.insurer_id, name: row.insurer_name, type: row.insurer_type, kind: row.insurer_kind,
-        shortName: row.insurer_short_name, primaryColor: row.insurer_primary_color },
+      insurer: insurerOf(row),
     },
     createdBy: null,
     originatingStaff: null,

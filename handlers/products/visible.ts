@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { HandlerContext } from '../../server/context.js';
-import type { Database } from '../../server/db/schema.js';
+import type { CompanyKind, CompanyType, Database } from '../../server/db/schema.js';
 
 export type Product = components['schemas']['Product'];
 
@@ -33,6 +33,18 @@ export const productColumns = [
 const selectVisible = (ctx: HandlerContext) => visibleProducts(ctx).select(productColumns).execute();
 type ProductRow = Awaited<ReturnType<typeof selectVisible>>[number];
 
+/** The insurer columns a product query selects (`insurer.* as insurer_*`). */
+export interface InsurerColumns {
+  insurer_id: string; insurer_name: string; insurer_type: CompanyType; insurer_kind: CompanyKind;
+  insurer_short_name: string; insurer_primary_color: string | null;
+}
+
+/** A product's insurer as the API shows it (products, policies, quotes). */
+export function insurerOf(row: InsurerColumns): Product['insurer'] {
+  return { id: row.insurer_id, name: row.insurer_name, type: row.insurer_type, kind: row.insurer_kind,
+    shortName: row.insurer_short_name, primaryColor: row.insurer_primary_color };
+}
+
 /** Row (with its insurer) -> Product. */
 export function toProduct(row: ProductRow): Product {
   return {
@@ -47,10 +59,7 @@ export function toProduct(row: ProductRow): Product {
     status: row.status,
     distribution: row.distribution,
     insurerId: row.insurer_id,
-    insurer: {
-      id: row.insurer_id, name: row.insurer_name, type: row.insurer_type, kind: row.insurer_kind,
-      shortName: row.insurer_short_name, primaryColor: row.insurer_primary_color,
-    },
+    insurer: insurerOf(row),
     standardCommission: row.standard_commission,
     overriderCommission: row.overrider_commission,
     otherCommission: row.other_commission,
