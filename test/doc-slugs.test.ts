@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOC_PAGE_FAMILIES, DOC_PAGES, HAND_WRITTEN_PAGES, SYSTEM_OPERATIONS } from './helpers/doc-pages.js';
+import { CREATE_POLICY_KINDS, DOC_PAGE_FAMILIES, DOC_PAGES, HAND_WRITTEN_PAGES, QUOTE_KINDS, SYSTEM_OPERATIONS } from './helpers/doc-pages.js';
 
 // Every operation's documentation page path comes from its `x-doc-slug` (docs/ generates one page
 // per operation at /docs/<x-doc-slug>). These tests hold the contract to the surface map's page
@@ -58,6 +58,16 @@ const bundle = JSON.parse(readFileSync(path.join(root, 'generated/openapi.json')
 describe('x-doc-slug: every operation has its documentation page', () => {
   it('holds for the contract: every operation but the system ones has a slug, none shared, each where the surface map puts it', () => {
     expect(slugProblems(bundle)).toEqual([]);
+  });
+
+  it('has a page for every page of the surface map: every seed route of the docs site is generated', () => {
+    const expected = [
+      ...Object.values(DOC_PAGES),
+      ...CREATE_POLICY_KINDS.map((kind) => `Policies/Create-policy/${kind}`),
+      ...QUOTE_KINDS.map((kind) => `policy-quotes/Get-quote/${kind}`),
+    ];
+    const slugs = new Set(operationsOf(bundle).map((op) => op.slug));
+    expect(expected.filter((page) => !slugs.has(page))).toEqual([]);
   });
 
   it('names pages for the operations in the contract today', () => {
