@@ -4223,7 +4223,10 @@ export interface components {
          * @description An AUTO policy; the common policy fields, with vehicles as `assets`.
          */
         AutoPolicyCreate: {
-            /** @constant */
+            /**
+             * @example AUTO
+             * @constant
+             */
             policyType: "AUTO";
             assets: components["schemas"]["MotorAsset"][];
             /** @description Discount in percent for a fleet, on the whole premium. */
@@ -4248,7 +4251,10 @@ export interface components {
          * @description A BANKERS_INDEMNITY policy; the common policy fields, with insuring clauses as `assets`.
          */
         BankersIndemnityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BANKERS_INDEMNITY
+             * @constant
+             */
             policyType: "BANKERS_INDEMNITY";
             assets: components["schemas"]["BondClauseAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4263,7 +4269,10 @@ export interface components {
          * @description A BLANKET_BOND policy; the common policy fields, with insuring clauses as `assets`.
          */
         BlanketBondPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BLANKET_BOND
+             * @constant
+             */
             policyType: "BLANKET_BOND";
             assets: components["schemas"]["BondClauseAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4289,7 +4298,10 @@ export interface components {
          * @description A BONDS policy; the common policy fields, with bonds as `assets`.
          */
         BondsPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BONDS
+             * @constant
+             */
             policyType: "BONDS";
             assets: components["schemas"]["AdvancePaymentBondAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4318,7 +4330,10 @@ export interface components {
          * @description A BOILER_OR_PRESSURE_VESSEL policy; the common policy fields, with boilers or pressure vessels as `assets`.
          */
         BoilerOrPressureVesselPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BOILER_OR_PRESSURE_VESSEL
+             * @constant
+             */
             policyType: "BOILER_OR_PRESSURE_VESSEL";
             assets: components["schemas"]["BoilerAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4345,7 +4360,10 @@ export interface components {
          * @description A BURGLARY policy; the common policy fields, with premises as `assets`.
          */
         BurglaryPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BURGLARY
+             * @constant
+             */
             policyType: "BURGLARY";
             assets: components["schemas"]["HomeAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4371,7 +4389,10 @@ export interface components {
          * @description A BUSINESS_INTERRUPTION policy; the common policy fields, with businesses as `assets`.
          */
         BusinessInterruptionPolicyCreate: {
-            /** @constant */
+            /**
+             * @example BUSINESS_INTERRUPTION
+             * @constant
+             */
             policyType: "BUSINESS_INTERRUPTION";
             assets: components["schemas"]["BusinessInterruptionAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4428,7 +4449,10 @@ export interface components {
          * @description A MONEY policy; the common policy fields, with money covers (cash in safe, cash in transit, hold-up, chosen by each asset's `cover`) as `assets`.
          */
         MoneyPolicyCreate: {
-            /** @constant */
+            /**
+             * @example MONEY
+             * @constant
+             */
             policyType: "MONEY";
             assets: components["schemas"]["MoneyAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4459,7 +4483,10 @@ export interface components {
          * @description A DIRECTORS_OFFICERS_LIABILITY policy; the common policy fields, with directors and officers as `assets`.
          */
         DirectorsOfficersLiabilityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example DIRECTORS_OFFICERS_LIABILITY
+             * @constant
+             */
             policyType: "DIRECTORS_OFFICERS_LIABILITY";
             assets: components["schemas"]["DirectorsOfficersAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4488,7 +4515,10 @@ export interface components {
          * @description An ELECTRONIC_EQUIPMENT policy; the common policy fields, with equipment as `assets`.
          */
         ElectronicEquipmentPolicyCreate: {
-            /** @constant */
+            /**
+             * @example ELECTRONIC_EQUIPMENT
+             * @constant
+             */
             policyType: "ELECTRONIC_EQUIPMENT";
             assets: components["schemas"]["GenericLiabilityAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4516,7 +4546,10 @@ export interface components {
          * @description An EMPLOYERS_LIABILITY policy; the common policy fields, with risks as `assets`.
          */
         EmployersLiabilityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example EMPLOYERS_LIABILITY
+             * @constant
+             */
             policyType: "EMPLOYERS_LIABILITY";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4553,7 +4586,10 @@ export interface components {
          * @description An ERECTION_ALL_RISKS policy; the common policy fields, with projects as `assets`.
          */
         ErectionAllRisksPolicyCreate: {
-            /** @constant */
+            /**
+             * @example ERECTION_ALL_RISKS
+             * @constant
+             */
             policyType: "ERECTION_ALL_RISKS";
             assets: components["schemas"]["ErectionAllRiskAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4579,7 +4615,10 @@ export interface components {
          * @description A CONTRACTORS_ALL_RISKS policy; the common policy fields, with contracts as `assets`.
          */
         ContractorsAllRisksPolicyCreate: {
-            /** @constant */
+            /**
+             * @example CONTRACTORS_ALL_RISKS
+             * @constant
+             */
             policyType: "CONTRACTORS_ALL_RISKS";
             assets: components["schemas"]["ContractorsAllRiskAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4594,7 +4633,10 @@ export interface components {
          * @description A FIDELITY_GUARANTEE policy; the common policy fields, with staff groups as `assets`.
          */
         FidelityGuaranteePolicyCreate: {
-            /** @constant */
+            /**
+             * @example FIDELITY_GUARANTEE
+             * @constant
+             */
             policyType: "FIDELITY_GUARANTEE";
             assets: components["schemas"]["GenericLiabilityAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4619,7 +4661,10 @@ export interface components {
          * @description A GENERAL_LIABILITY policy; the common policy fields, with liabilities as `assets`.
          */
         GeneralLiabilityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example GENERAL_LIABILITY
+             * @constant
+             */
             policyType: "GENERAL_LIABILITY";
             assets: components["schemas"]["GeneralLiabilityAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4646,7 +4691,10 @@ export interface components {
          * @description A GOODS_IN_TRANSIT policy; the common policy fields, with consignments as `assets`.
          */
         GoodsInTransitPolicyCreate: {
-            /** @constant */
+            /**
+             * @example GOODS_IN_TRANSIT
+             * @constant
+             */
             policyType: "GOODS_IN_TRANSIT";
             assets: components["schemas"]["GoodsInTransitAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4677,7 +4725,10 @@ export interface components {
          * @description A GROUP_PERSONAL_ACCIDENT policy; the common policy fields, with members as `assets`.
          */
         GroupPersonalAccidentPolicyCreate: {
-            /** @constant */
+            /**
+             * @example GROUP_PERSONAL_ACCIDENT
+             * @constant
+             */
             policyType: "GROUP_PERSONAL_ACCIDENT";
             assets: components["schemas"]["GroupBenefitAsset"][];
             /** @description The scheme's total sum insured. */
@@ -4694,7 +4745,10 @@ export interface components {
          * @description A HOME policy; the common policy fields, with homes as `assets`.
          */
         HomePolicyCreate: {
-            /** @constant */
+            /**
+             * @example HOME
+             * @constant
+             */
             policyType: "HOME";
             assets: components["schemas"]["HomeAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4725,7 +4779,10 @@ export interface components {
          * @description A MARINE policy; the common policy fields, with cargoes as `assets`.
          */
         MarinePolicyCreate: {
-            /** @constant */
+            /**
+             * @example MARINE
+             * @constant
+             */
             policyType: "MARINE";
             assets: components["schemas"]["MarineAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4740,7 +4797,10 @@ export interface components {
          * @description A PERSONAL_ACCIDENT policy; the common policy fields, with risks as `assets`.
          */
         PersonalAccidentPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PERSONAL_ACCIDENT
+             * @constant
+             */
             policyType: "PERSONAL_ACCIDENT";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4765,7 +4825,10 @@ export interface components {
          * @description A PLANT_ALL_RISKS policy; the common policy fields, with items of plant as `assets`.
          */
         PlantAllRisksPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PLANT_ALL_RISKS
+             * @constant
+             */
             policyType: "PLANT_ALL_RISKS";
             assets: components["schemas"]["PlantAllRiskAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4793,7 +4856,10 @@ export interface components {
          * @description A PLANT_AND_MACHINERY policy; the common policy fields, with machines as `assets`.
          */
         PlantAndMachineryPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PLANT_AND_MACHINERY
+             * @constant
+             */
             policyType: "PLANT_AND_MACHINERY";
             assets: components["schemas"]["PlantAndMachineryAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4821,7 +4887,10 @@ export interface components {
          * @description A PROFESSIONAL_INDEMNITY policy; the common policy fields, with practices as `assets`.
          */
         ProfessionalIndemnityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PROFESSIONAL_INDEMNITY
+             * @constant
+             */
             policyType: "PROFESSIONAL_INDEMNITY";
             assets: components["schemas"]["ProfessionalIndemnityAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4836,7 +4905,10 @@ export interface components {
          * @description A PROPERTY_DAMAGE policy; the common policy fields, with risks as `assets`.
          */
         PropertyDamagePolicyCreate: {
-            /** @constant */
+            /**
+             * @example PROPERTY_DAMAGE
+             * @constant
+             */
             policyType: "PROPERTY_DAMAGE";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4860,7 +4932,10 @@ export interface components {
          * @description A PUBLIC_LIABILITY policy; the common policy fields, with liabilities as `assets`.
          */
         PublicLiabilityPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PUBLIC_LIABILITY
+             * @constant
+             */
             policyType: "PUBLIC_LIABILITY";
             assets: components["schemas"]["PublicLiabilityAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4933,7 +5008,10 @@ export interface components {
          * @description A TRAVEL policy; the common policy fields, with travellers as `assets`.
          */
         TravelPolicyCreate: {
-            /** @constant */
+            /**
+             * @example TRAVEL
+             * @constant
+             */
             policyType: "TRAVEL";
             assets: components["schemas"]["TravelAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4948,7 +5026,10 @@ export interface components {
          * @description An AVIATION policy; the common policy fields, with risks as `assets`.
          */
         AviationPolicyCreate: {
-            /** @constant */
+            /**
+             * @example AVIATION
+             * @constant
+             */
             policyType: "AVIATION";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -4978,7 +5059,10 @@ export interface components {
          * @description A WORKMENS_COMPENSATION policy; the common policy fields, with employees as `assets`.
          */
         WorkmensCompensationPolicyCreate: {
-            /** @constant */
+            /**
+             * @example WORKMENS_COMPENSATION
+             * @constant
+             */
             policyType: "WORKMENS_COMPENSATION";
             assets: components["schemas"]["WorkmensCompensationAsset"][];
             /** @description The scheme's total sum insured. */
@@ -5006,7 +5090,10 @@ export interface components {
          * @description A FIRE_AND_ALLIED_PERILS policy; the common policy fields, with properties as `assets`.
          */
         FireAndAlliedPerilsPolicyCreate: {
-            /** @constant */
+            /**
+             * @example FIRE_AND_ALLIED_PERILS
+             * @constant
+             */
             policyType: "FIRE_AND_ALLIED_PERILS";
             assets: components["schemas"]["FireAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5021,7 +5108,10 @@ export interface components {
          * @description An ASSETS_ALL_RISKS policy; the common policy fields, with assets as `assets`.
          */
         AssetsAllRisksPolicyCreate: {
-            /** @constant */
+            /**
+             * @example ASSETS_ALL_RISKS
+             * @constant
+             */
             policyType: "ASSETS_ALL_RISKS";
             assets: components["schemas"]["FireAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5036,7 +5126,10 @@ export interface components {
          * @description An AGRICULTURAL policy; the common policy fields, with risks as `assets`.
          */
         AgriculturalPolicyCreate: {
-            /** @constant */
+            /**
+             * @example AGRICULTURAL
+             * @constant
+             */
             policyType: "AGRICULTURAL";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5051,7 +5144,10 @@ export interface components {
          * @description A STOCK_DETERIORATION policy; the common policy fields, with risks as `assets`.
          */
         StockDeteriorationPolicyCreate: {
-            /** @constant */
+            /**
+             * @example STOCK_DETERIORATION
+             * @constant
+             */
             policyType: "STOCK_DETERIORATION";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5066,7 +5162,10 @@ export interface components {
          * @description A MOTOR_TRADERS policy; the common policy fields, with risks as `assets`.
          */
         MotorTradersPolicyCreate: {
-            /** @constant */
+            /**
+             * @example MOTOR_TRADERS
+             * @constant
+             */
             policyType: "MOTOR_TRADERS";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5104,7 +5203,10 @@ export interface components {
          * @description A LIFE policy; the common policy fields, with lives as `assets`.
          */
         LifePolicyCreate: {
-            /** @constant */
+            /**
+             * @example LIFE
+             * @constant
+             */
             policyType: "LIFE";
             assets: components["schemas"]["LifeAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5119,7 +5221,10 @@ export interface components {
          * @description A GROUP_LIFE_PERSONAL_ACCIDENT policy; the common policy fields, with members as `assets`.
          */
         GroupLifePersonalAccidentPolicyCreate: {
-            /** @constant */
+            /**
+             * @example GROUP_LIFE_PERSONAL_ACCIDENT
+             * @constant
+             */
             policyType: "GROUP_LIFE_PERSONAL_ACCIDENT";
             assets: components["schemas"]["GroupBenefitAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5134,7 +5239,10 @@ export interface components {
          * @description A GROUP_LIFE policy; the common policy fields, with members as `assets`.
          */
         GroupLifePolicyCreate: {
-            /** @constant */
+            /**
+             * @example GROUP_LIFE
+             * @constant
+             */
             policyType: "GROUP_LIFE";
             assets: components["schemas"]["GroupBenefitAsset"][];
             /** @description The scheme's total sum insured. */
@@ -5165,7 +5273,10 @@ export interface components {
          * @description A GROUP_FUNERAL policy; the common policy fields, with members as `assets`.
          */
         GroupFuneralPolicyCreate: {
-            /** @constant */
+            /**
+             * @example GROUP_FUNERAL
+             * @constant
+             */
             policyType: "GROUP_FUNERAL";
             assets: components["schemas"]["GroupFuneralAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5180,7 +5291,10 @@ export interface components {
          * @description A HEALTH policy; the common policy fields, with risks as `assets`.
          */
         HealthPolicyCreate: {
-            /** @constant */
+            /**
+             * @example HEALTH
+             * @constant
+             */
             policyType: "HEALTH";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5195,7 +5309,10 @@ export interface components {
          * @description A PENSION policy; the common policy fields, with risks as `assets`.
          */
         PensionPolicyCreate: {
-            /** @constant */
+            /**
+             * @example PENSION
+             * @constant
+             */
             policyType: "PENSION";
             assets: components["schemas"]["GenericAsset"][];
         } & (WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets"> & {
@@ -5238,7 +5355,10 @@ export interface components {
          * @description A MONEY policy; the common policy fields, with money in safes as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
          */
         CashInSafePolicyCreate: {
-            /** @constant */
+            /**
+             * @example MONEY
+             * @constant
+             */
             policyType: "MONEY";
             assets: components["schemas"]["CashInSafeAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
@@ -5247,7 +5367,10 @@ export interface components {
          * @description A MONEY policy; the common policy fields, with money in transit as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
          */
         CashInTransitPolicyCreate: {
-            /** @constant */
+            /**
+             * @example MONEY
+             * @constant
+             */
             policyType: "MONEY";
             assets: components["schemas"]["CashInTransitAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
@@ -5256,7 +5379,10 @@ export interface components {
          * @description A MONEY policy; the common policy fields, with money on premises as `assets`. The body of the per-cover call; `POST /client/policies` takes any mix of money covers.
          */
         HoldUpPolicyCreate: {
-            /** @constant */
+            /**
+             * @example MONEY
+             * @constant
+             */
             policyType: "MONEY";
             assets: components["schemas"]["HoldUpAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;

@@ -5,7 +5,7 @@ import { settlePayment } from '../server/money/payments.js';
 import { CLAIM_STAGES, CLAIM_STATUSES } from '../server/states/claim.js';
 import { assertTransition, canTransition, type Machine, type Mover } from '../server/states/machine.js';
 import { TenantScope } from '../server/tenancy.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { auth, castOfClients, individualBody, signUp, type Caller } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { file, multipart, PDF } from './helpers/multipart.js';
 
@@ -17,19 +17,12 @@ let otherTenant: Caller;
 let productId: string;
 let microProductId: string;
 
-/** Who calls: a bearer token, with its tenant's Api-Key when it is not the sandbox one. */
-type Caller = string | { token: string; apiKey: string };
-const auth = (as: Caller) => (typeof as === 'string' ? { token: as } : as);
 /** A day relative to the server's clock, `YYYY-MM-DD`. */
 const day = (offset = 0) => new Date(h.clock.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   h = await createHarness();
-  const signed = await signUp(h);
-  token = signed.token;
-  clientId = signed.account.id;
-  otherToken = (await signUp(h, individualBody())).token;
-  otherTenant = { token: (await signUp(h, individualBody(), h.otherApiKey)).token, apiKey: h.otherApiKey };
+  ({ token, clientId, otherToken, otherTenant } = await castOfClients(h));
   productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
     .executeTakeFirstOrThrow()).id;
   // The sandbox sells no micro-insurer's product: a copy of the home product, underwritten by the micro-insurer.

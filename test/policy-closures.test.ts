@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PolicyState } from '../server/db/schema.js';
 import { createHarness, type Harness } from './helpers/harness.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { auth, castOfClients, individualBody, signUp, type Caller } from './helpers/clients.js';
 import { file, multipart, PDF } from './helpers/multipart.js';
 
 let h: Harness;
@@ -21,11 +21,7 @@ const end = plusDays(374);
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-closures-'));
   h = await createHarness({ dataDir });
-  const signed = await signUp(h);
-  token = signed.token;
-  clientId = signed.account.id;
-  otherToken = (await signUp(h, individualBody())).token;
-  otherTenant = { token: (await signUp(h, individualBody(), h.otherApiKey)).token, apiKey: h.otherApiKey };
+  ({ token, clientId, otherToken, otherTenant } = await castOfClients(h));
   productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
     .executeTakeFirstOrThrow()).id;
 });
@@ -35,9 +31,6 @@ afterAll(async () => {
 });
 
 const base = '/api/v1/client/policies/closure';
-/** Who calls: a bearer token, with its tenant's Api-Key when it is not the sandbox one. */
-type Caller = string | { token: string; apiKey: string };
-const auth = (as: Caller) => (typeof as === 'string' ? { token: as } : as);
 
 /** A home policy of the client's, put in `state` the way payments and staff will (they come later). */
 async function policyIn(state: PolicyState, as = token): Promise<{ id: string; policyNo: string }> {

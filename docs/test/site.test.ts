@@ -109,6 +109,17 @@ describe('every page of the product spec that exists now answers and shows its h
 });
 
 describe('a generated operation page', () => {
+  it('a typed policy or quote page\'s request sample names its own policy type, so Send API Request sends a body it accepts', async () => {
+    for (const [pathname, type] of [['/docs/policy-quotes/Get-quote/goods_in_transit', 'GOODS_IN_TRANSIT'], ['/docs/Policies/Create-policy/home', 'HOME']]) {
+      const { page } = await open(pathname);
+      const samples = page.locator('pre', { hasText: '"policyType"' });
+      await samples.first().waitFor({ state: 'attached' });
+      // The first is the request body's sample (the response samples follow it, some in closed tabs).
+      expect((await samples.allTextContents())[0]).toMatch(new RegExp(`"policyType":\\s*"${type}"`));
+      await page.close();
+    }
+  });
+
   it('shows the method, the path, the request and response schemas, an example and the Send API Request panel', async () => {
     const { page } = await open('/docs/Authorization/Login');
     const main = page.locator('main');

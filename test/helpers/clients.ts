@@ -45,6 +45,25 @@ export async function signUp(h: Harness, body: Record<string, unknown> = individ
   return { account: data, token: data.accessToken as string, body };
 }
 
+/** Who calls: a bearer token, with its tenant's Api-Key when it is not the sandbox one. */
+export type Caller = string | { token: string; apiKey: string };
+/** A caller as `h.call` options. */
+export const auth = (as: Caller) => (typeof as === 'string' ? { token: as } : as);
+
+/**
+ * The people of an access test: a signed-up client (`token`, `clientId`), another client of the
+ * same tenant, and a client of another tenant (with that tenant's Api-Key).
+ */
+export async function castOfClients(h: Harness) {
+  const signed = await signUp(h);
+  return {
+    token: signed.token,
+    clientId: signed.account.id as string,
+    otherToken: (await signUp(h, individualBody())).token,
+    otherTenant: { token: (await signUp(h, individualBody(), h.otherApiKey)).token, apiKey: h.otherApiKey } as Caller,
+  };
+}
+
 /** The newest outbox message to a recipient. */
 export async function lastMessageTo(h: Harness, recipient: string) {
   return h.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient)
