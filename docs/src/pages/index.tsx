@@ -35,7 +35,7 @@ const FEATURES: Feature[] = [
   {
     title: 'Policies, claims and payments',
     to: '/docs/category/create-policy',
-    text: 'About thirty policy types, quotes, cart, transactions, invoices and claims: pages appear as each call is published.',
+    text: 'About thirty policy types, quotes, the cart, payments and receipts, invoices, direct debits and claims, one page per call.',
   },
 ];
 
