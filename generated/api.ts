@@ -7032,7 +7032,8 @@ export interface components {
         /**
          * @description The policy was created, numbered and priced; with `generateInvoice` (the default) its invoice was
          *     raised in the same transaction and the policy is `PROCESSING`, otherwise it is a `DRAFT`. The
-         *     example shows a motor policy; every type answers the same shape.
+         *     example shows a motor policy; every type answers the same shape, and each typed call
+         *     (`POST /client/policies/<kind>`) shows its own type's.
          */
         PolicyCreated: {
             headers: {
@@ -7107,18 +7108,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description The price of the cover the body describes. Nothing was written: the call is safe to repeat. The
-         *     example quotes a motor policy; every kind answers the same shape.
-         */
-        PolicyQuoted: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["QuoteResponse"];
             };
         };
         /** @description The signed-in client has no claim with this id (another client's or another tenant's claim answers this too). */
@@ -8923,7 +8912,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The motor (auto) policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -8947,7 +8947,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The home policy was created, numbered and priced: `PROCESSING` with its invoice raised in
+             *     the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -8971,7 +8982,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The burglary policy was created, numbered and priced: `PROCESSING` with its invoice raised
+             *     in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -8995,7 +9017,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The marine cargo policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9019,7 +9052,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The life policy was created, numbered and priced: `PROCESSING` with its invoice raised in
+             *     the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9043,7 +9087,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The fire and allied perils policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9067,7 +9122,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The assets all risks policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9091,7 +9157,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The erection all risks policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9115,7 +9192,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The contractors all risks policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9139,7 +9227,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The fidelity guarantee policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9163,7 +9262,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The electronic equipment policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9187,7 +9297,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The cash in safe (money) policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9211,7 +9332,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The cash in transit (money) policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9235,7 +9367,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The hold-up (money on premises) policy was created, numbered and priced: `PROCESSING` with
+             *     its invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9259,7 +9402,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The general liability policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9283,7 +9437,19 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The directors and officers liability policy was created, numbered and priced: `PROCESSING`
+             *     with its invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is
+             *     false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9307,7 +9473,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The advance payment bond was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9331,7 +9508,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The plant and machinery policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9355,7 +9543,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The boiler or pressure vessel policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9379,7 +9578,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The blanket bond policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9403,7 +9613,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The bankers indemnity policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9427,7 +9648,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The professional indemnity policy was created, numbered and priced: `PROCESSING` with its
+             *     invoice raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9451,7 +9683,18 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["PolicyCreated"];
+            /**
+             * @description The public liability policy was created, numbered and priced: `PROCESSING` with its invoice
+             *     raised in the same transaction, or a `DRAFT` when `generateInvoice` is false.
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9857,7 +10100,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the motor (auto) policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9881,7 +10132,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the burglary policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9905,7 +10164,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the contractors all risks policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9929,7 +10196,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the erection all risks policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9953,7 +10228,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the goods in transit policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -9977,7 +10260,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the group personal accident policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -10001,7 +10292,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the home policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -10025,7 +10324,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the marine cargo policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -10049,7 +10356,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the professional indemnity policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];
@@ -10073,7 +10388,15 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["PolicyQuoted"];
+            /** @description The price of the public liability policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
             400: components["responses"]["PolicyBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["RenewedPolicyNotFound"];

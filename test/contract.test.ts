@@ -1,4 +1,5 @@
-import { operationIndex } from '../server/openapi.js';
+import { operationIndex, publishedDocument } from '../server/openapi.js';
+import { conformanceProblems } from './helpers/contract.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -19,6 +20,38 @@ describe('route inventory', () => {
     expect(served).toEqual(declared);
   });
 
+});
+
+type Json = Record<string, any>;
+const doc: Json = publishedDocument();
+const resolve = (node: Json): Json => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((at: Json, key: string) => at[key], doc)) : node);
+/** Every operation of the contract with its path item entry. */
+const operations = Object.values(doc.paths as Json).flatMap((item: Json) =>
+  Object.values(item).filter((op: Json) => typeof op?.operationId === 'string') as Json[]);
+/** The JSON examples of a request body or a response, by name. */
+const jsonExamples = (body: Json | undefined): Record<string, Json> =>
+  Object.fromEntries(Object.entries(resolve(body ?? {}).content?.['application/json']?.examples ?? {})
+    .map(([name, example]) => [name, resolve(example as Json).value]));
+
+describe('examples', () => {
+  const responseExamples = operations.flatMap((op) => Object.entries(op.responses as Json).flatMap(([status, response]) =>
+    Object.entries(jsonExamples(response)).map(([name, value]) => [`${op.operationId} ${status} ${name}`, op.operationId, Number(status), value] as const)));
+
+  it.each(responseExamples)('%s is an answer its operation may give', (_label, operationId, statusCode, value) => {
+    expect(conformanceProblems(operationId, { statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) })).toEqual([]);
+  });
+
+  // A typed create or quote shows the answer to its own request example, not a shared one of another kind.
+  const typed = operations.filter((op) => /^create\w+(Policy|Quote)$/.test(op.operationId));
+  it('covers the 23 typed creates and the 10 quotes', () => expect(typed).toHaveLength(33));
+
+  it.each(typed.map((op) => [op.operationId, op] as const))('%s shows an answer of its request example\'s policy type', (_id, op) => {
+    const [request] = Object.values(jsonExamples(op.requestBody));
+    const success = Object.entries(op.responses as Json).find(([status]) => status.startsWith('2'))!;
+    const answers = Object.values(jsonExamples(success[1]));
+    expect(answers.length).toBeGreaterThan(0);
+    for (const answer of answers) expect(answer.data.policyType).toBe(request.policyType);
+  });
 });
 
 describe('response drift', () => {
