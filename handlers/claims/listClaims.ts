@@ -1,4 +1,4 @@
-import { pageOf } from '../../server/pagination.js';
+import { newestFirstPage } from '../../server/export/listing.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
 import { claimColumns, claimQuery, toClaims } from './view.js';
@@ -17,12 +17,6 @@ export const listClaims: Handler<'listClaims'> = async (ctx, req) => {
     .$if(status !== undefined, (qb) => qb.where('claims.status', '=', status!))
     .$if(stage !== undefined, (qb) => qb.where('claims.stage', '=', stage!));
 
-  const { offset, paginator } = await pageOf(filtered, page, limit);
-  const rows = await filtered.select(claimColumns)
-    .orderBy('claims.created_at', 'desc')
-    .orderBy('claims.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(claimColumns), 'claims', { page, limit });
   return { data: await toClaims(ctx.scope, rows, { withDocuments: include === 'documents' }), paginator };
 };

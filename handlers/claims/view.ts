@@ -1,10 +1,10 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
 import type { DocumentRow } from '../../server/db/schema.js';
-import { notFound } from '../../server/errors.js';
 import { toCents } from '../../server/money/billing.js';
 import type { TenantScope } from '../../server/tenancy.js';
 import { toDocument, type Document } from '../documents/mappers.js';
+import { ownRow } from '../../server/ownership.js';
 
 export type Claim = components['schemas']['Claim'];
 export type ClaimSummary = components['schemas']['ClaimSummary'];
@@ -36,13 +36,8 @@ export type ClaimRow = Awaited<ReturnType<ReturnType<typeof claimRows>['executeT
  * `lock` holds the claim's row for the caller's transaction, so staff cannot start on it between
  * the check and the change.
  */
-export async function ownClaim(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<ClaimRow> {
-  const row = await claimRows(scope, clientId).where('claims.id', '=', id)
-    .$if(lock, (qb) => qb.forUpdate('claims'))
-    .executeTakeFirst();
-  if (!row) throw notFound('Claim');
-  return row;
-}
+export const ownClaim = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClaimRow> =>
+  ownRow(claimRows(scope, clientId), 'claims', id, 'Claim', options);
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 const numberOrNull = (value: string | null) => (value === null ? null : Number(value));

@@ -1,4 +1,4 @@
-import { pageOf } from '../../server/pagination.js';
+import { newestFirstPage } from '../../server/export/listing.js';
 import { clientId } from '../auth/session.js';
 import type { Handler } from '../types.js';
 import { directDebitColumns, directDebitQuery, toDirectDebits } from './view.js';
@@ -11,12 +11,6 @@ export const listDirectDebits: Handler<'listDirectDebits'> = async (ctx, req) =>
   const limit = req.query.limit!;
   const filtered = directDebitQuery(ctx.scope, clientId(ctx))
     .$if(policyId !== undefined, (qb) => qb.where('direct_debits.policy_id', '=', policyId!));
-  const { offset, paginator } = await pageOf(filtered, page, limit);
-  const rows = await filtered.select(directDebitColumns)
-    .orderBy('direct_debits.created_at', 'desc')
-    .orderBy('direct_debits.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(directDebitColumns), 'direct_debits', { page, limit });
   return { data: await toDirectDebits(ctx.scope, rows), paginator };
 };

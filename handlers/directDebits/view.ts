@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
-import { notFound } from '../../server/errors.js';
 import { invoiceFigures, paymentSums } from '../../server/money/figures.js';
 import type { TenantScope } from '../../server/tenancy.js';
+import { ownRow } from '../../server/ownership.js';
 
 export type DirectDebit = components['schemas']['DirectDebit'];
 export type DirectDebitDetails = components['schemas']['DirectDebitDetails'];
@@ -105,13 +105,8 @@ export async function historyOf(scope: TenantScope, directDebitId: string): Prom
  * The signed-in client's mandate with this id, or 404 (another client's or tenant's id included).
  * `lock` holds the mandate's row for the caller's transaction.
  */
-export async function ownDirectDebit(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<DirectDebitRow> {
-  const row = await directDebitRows(scope, clientId).where('direct_debits.id', '=', id)
-    .$if(lock, (qb) => qb.forUpdate('direct_debits'))
-    .executeTakeFirst();
-  if (!row) throw notFound('Direct debit');
-  return row;
-}
+export const ownDirectDebit = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<DirectDebitRow> =>
+  ownRow(directDebitRows(scope, clientId), 'direct_debits', id, 'Direct debit', options);
 
 /** One mandate as the API answers it, with its history. */
 export async function loadDirectDebit(scope: TenantScope, id: string, clientId: string): Promise<DirectDebitDetails> {

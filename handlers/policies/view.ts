@@ -6,6 +6,7 @@ import { notFound } from '../../server/errors.js';
 import { clientFullName } from '../account/client-account.js';
 import { insurerOf } from '../products/visible.js';
 import { POLICY_TYPES } from './types-catalogue.js';
+import { ownRow } from '../../server/ownership.js';
 
 export type Policy = components['schemas']['Policy'];
 export type PolicyAsset = components['schemas']['PolicyAsset'];
@@ -145,13 +146,8 @@ export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise
  * The signed-in client's policy with this id, or 404 (another client's or tenant's id included).
  * `lock` takes the policy row's lock for the caller's transaction (changes and deletes).
  */
-export async function ownPolicyRow(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<PolicyRow> {
-  const row = await withPolicyColumns(policyQuery(scope).where('policies.id', '=', id).where('policies.client_id', '=', clientId))
-    .$if(lock, (qb) => qb.forUpdate('policies'))
-    .executeTakeFirst();
-  if (!row) throw notFound('Policy');
-  return row;
-}
+export const ownPolicyRow = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<PolicyRow> =>
+  ownRow(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId)), 'policies', id, 'Policy', options);
 
 /** A stored policy's assets as a caller would send them again (no ids, no prices), to price anew. */
 export async function assetsToReprice(scope: TenantScope, policyId: string): Promise<Record<string, unknown>[]> {

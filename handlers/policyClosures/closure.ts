@@ -1,9 +1,10 @@
 import type { components } from '../../generated/api.js';
 import { violatedUniqueConstraint } from '../../server/db/errors.js';
-import { badRequest, conflict, notFound } from '../../server/errors.js';
+import { badRequest, conflict } from '../../server/errors.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import type { TenantScope } from '../../server/tenancy.js';
 import { todayOf } from '../policies/rules.js';
+import { ownRow } from '../../server/ownership.js';
 
 export type PolicyClosure = components['schemas']['PolicyClosure'];
 
@@ -56,13 +57,8 @@ export function toPolicyClosure(row: ClosureRow): PolicyClosure {
  * `lock` holds the request's row for the caller's transaction, so a review cannot slip in between
  * the pending check and the change.
  */
-export async function ownClosure(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<ClosureRow> {
-  const row = await closureRows(scope, clientId).where('policy_closures.id', '=', id)
-    .$if(lock, (qb) => qb.forUpdate('policy_closures'))
-    .executeTakeFirst();
-  if (!row) throw notFound('Policy closure');
-  return row;
-}
+export const ownClosure = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClosureRow> =>
+  ownRow(closureRows(scope, clientId), 'policy_closures', id, 'Policy closure', options);
 
 /** Only a request still under review may be changed or withdrawn (DESIGN.md section 4). */
 export function assertPending(row: Pick<ClosureRow, 'status' | 'policy_no'>): void {

@@ -1,4 +1,4 @@
-import { pageOf } from '../../server/pagination.js';
+import { newestFirstPage } from '../../server/export/listing.js';
 import { clientId } from '../auth/session.js';
 import { containsPattern } from '../lookups/filters.js';
 import type { Handler } from '../types.js';
@@ -16,12 +16,6 @@ export const listPolicyClosures: Handler<'listPolicyClosures'> = async (ctx, req
     .$if(policyNo !== undefined, (qb) => qb.where('policy.policy_no', 'ilike', containsPattern(policyNo!)))
     .$if(id !== undefined, (qb) => qb.where('policy_closures.id', '=', id!));
 
-  const { offset, paginator } = await pageOf(filtered, page, limit);
-  const rows = await filtered.select(closureColumns)
-    .orderBy('policy_closures.created_at', 'desc')
-    .orderBy('policy_closures.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(closureColumns), 'policy_closures', { page, limit });
   return { data: rows.map(toPolicyClosure), paginator };
 };

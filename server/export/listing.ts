@@ -19,6 +19,16 @@ export function newestFirst<Row>(rows: Columns<Row>, table: string): Columns<Row
 }
 
 /**
+ * One page of a list, newest first: `filtered` (the matching rows, for counting) and `columns`
+ * (the same rows with their columns) of `table`.
+ */
+export async function newestFirstPage<Row>(filtered: SelectQueryBuilder<any, any, any>, columns: Columns<Row>, table: string,
+  { page, limit }: { page: number; limit: number }): Promise<{ rows: Row[]; paginator: Paginator }> {
+  const { offset, paginator } = await pageOf(filtered, page, limit);
+  return { rows: await newestFirst(columns, table).limit(limit).offset(offset).execute(), paginator };
+}
+
+/**
  * An export's rows, newest first, EXPORT_BATCH at a time: each batch starts after the last row of
  * the one before (keyset on `created_at`, `id`), so every query reads one batch whatever the depth,
  * where an OFFSET would re-read every row before it. The key is the exact stored `created_at` (as
