@@ -1,5 +1,5 @@
 import { createHarness, type Harness } from './helpers/harness.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, plusDays, signUp } from './helpers/clients.js';
 
 let h: Harness;
 let token: string;
@@ -9,7 +9,6 @@ let foreignToken: string;
 let foreignClientId: string;
 const products = new Map<string, string>();
 const year = new Date().getUTCFullYear();
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const start = plusDays(10);
 const end = new Date(Date.parse(start) + 364 * 86_400_000).toISOString().slice(0, 10);
 

@@ -5,7 +5,7 @@ import { settlePayment } from '../server/money/payments.js';
 import { CLAIM_STAGES, CLAIM_STATUSES } from '../server/states/claim.js';
 import { assertTransition, canTransition, type Machine, type Mover } from '../server/states/machine.js';
 import { TenantScope } from '../server/tenancy.js';
-import { auth, castOfClients, individualBody, signUp, type Caller } from './helpers/clients.js';
+import { auth, type Caller, castOfClients, individualBody, onlineProductId, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { file, multipart, PDF } from './helpers/multipart.js';
 
@@ -23,8 +23,7 @@ const day = (offset = 0) => new Date(h.clock.now().getTime() + offset * 86_400_0
 beforeAll(async () => {
   h = await createHarness();
   ({ token, clientId, otherToken, otherTenant } = await castOfClients(h));
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
   // The sandbox sells no micro-insurer's product: a copy of the home product, underwritten by the micro-insurer.
   const micro = await sql<{ id: string }>`insert into products (owner_tenant_id, insurer_id, name, code, description, premium_rates, category,
       sub_category, benefits, status, distribution, standard_commission, overrider_commission, other_commission)

@@ -7,7 +7,7 @@ import { createWorker, slotKey } from '../server/jobs/worker.js';
 import { sandboxProvider, type PaymentProvider } from '../server/money/provider.js';
 import { settlePayment } from '../server/money/payments.js';
 import { TenantScope } from '../server/tenancy.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -34,7 +34,6 @@ const payments: PaymentProvider = {
 };
 
 const DAY = 86_400_000;
-const plusDays = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 const today = plusDays(0);
 
 beforeAll(async () => {
@@ -44,8 +43,7 @@ beforeAll(async () => {
   phone = signed.account.phoneNumber;
   otherToken = (await signUp(h, individualBody())).token;
   otherTenant = { token: (await signUp(h, individualBody(), h.otherApiKey)).token, apiKey: h.otherApiKey };
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
 }, 120_000);
 afterAll(async () => { await h.close(); });
 // Tests move the clock to due dates; each starts from the real time again, and no mandate of an

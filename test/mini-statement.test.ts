@@ -1,18 +1,16 @@
 import { settlePayment } from '../server/money/payments.js';
 import { TenantScope } from '../server/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 
 let h: Harness;
 let token: string;
 let productId: string;
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   h = await createHarness();
   token = (await signUp(h)).token;
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
 });
 afterAll(async () => { await h.close(); });
 

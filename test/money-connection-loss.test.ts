@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { sandboxProvider, type PaymentProvider } from '../server/money/provider.js';
 import { createHarness, type Harness } from './helpers/harness.js';
-import { signUp } from './helpers/clients.js';
+import { onlineProductId, signUp } from './helpers/clients.js';
 
 /**
  * A database connection killed in the middle of a payment (pg_terminate_backend from a second
@@ -47,8 +47,7 @@ onPostgres('a payment whose database connection dies', () => {
   afterAll(async () => { await h?.close(); });
 
   it('leaves no partial rows, answers 503, and a retry with the same key completes', async () => {
-    const productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-      .executeTakeFirstOrThrow()).id;
+    const productId = await onlineProductId(h, 'HOME');
     const start = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const end = new Date(Date.now() + 374 * 86_400_000).toISOString().slice(0, 10);
     const policy = (await h.call({ method: 'POST', url: '/api/v1/client/policies', token, payload: {

@@ -6,14 +6,13 @@ import type { TransactionStatus } from '../server/db/schema.js';
 import { TenantScope } from '../server/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 
 let h: Harness;
 let token: string;
 let otherToken: string;
 let otherTenantToken: string;
 let productId: string;
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const today = plusDays(0);
 
 beforeAll(async () => {
@@ -21,8 +20,7 @@ beforeAll(async () => {
   token = (await signUp(h)).token;
   otherToken = (await signUp(h, individualBody())).token;
   otherTenantToken = (await signUp(h, individualBody(), h.otherApiKey)).token;
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
 });
 afterAll(async () => { await h.close(); });
 

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import { signatureHeader } from '../server/money/signature.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
-import { signUp } from './helpers/clients.js';
+import { onlineProductId, plusDays, signUp } from './helpers/clients.js';
 
 /**
  * The sandbox payment provider end to end: its checkout page and mobile money prompt, the signed
@@ -15,13 +15,11 @@ import { signUp } from './helpers/clients.js';
 let h: Harness;
 let token: string;
 let productId: string;
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   h = await createHarness();
   token = (await signUp(h)).token;
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
 });
 afterAll(async () => { await h.close(); });
 

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { createHarness, type Harness } from './helpers/harness.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, plusDays, signUp } from './helpers/clients.js';
 
 let h: Harness;
 let token: string;
@@ -10,7 +10,6 @@ let otherToken: string;
 const products = new Map<string, string>();
 const today = new Date().toISOString().slice(0, 10);
 const year = new Date().getUTCFullYear();
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const start = plusDays(10);
 const end = new Date(Date.parse(start) + 364 * 86_400_000).toISOString().slice(0, 10);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PolicyState } from '../server/db/schema.js';
 import { createHarness, type Harness } from './helpers/harness.js';
-import { auth, castOfClients, individualBody, signUp, type Caller } from './helpers/clients.js';
+import { auth, type Caller, castOfClients, individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { file, multipart, PDF } from './helpers/multipart.js';
 
 let h: Harness;
@@ -13,7 +13,6 @@ let clientId: string;
 let otherToken: string;
 let otherTenant: Caller;
 let productId: string;
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const today = plusDays(0);
 const start = plusDays(10);
 const end = plusDays(374);
@@ -22,8 +21,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-closures-'));
   h = await createHarness({ dataDir });
   ({ token, clientId, otherToken, otherTenant } = await castOfClients(h));
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
 });
 afterAll(async () => {
   await h.close();

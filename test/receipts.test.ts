@@ -5,7 +5,7 @@ import { settlePayment } from '../server/money/payments.js';
 import { issueReceipt } from '../server/receipts/number.js';
 import { amountInWords, money } from '../server/receipts/render.js';
 import { TenantScope } from '../server/tenancy.js';
-import { individualBody, signUp } from './helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -15,15 +15,13 @@ let otherTenantToken: string;
 let productId: string;
 let tenantName: string;
 const PAYER = 'Kofi Atta Mensah'; // individualBody's first, other and last names
-const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   h = await createHarness();
   token = (await signUp(h)).token;
   otherToken = (await signUp(h, individualBody())).token;
   otherTenantToken = (await signUp(h, individualBody(), h.otherApiKey)).token;
-  productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'HOME')
-    .executeTakeFirstOrThrow()).id;
+  productId = await onlineProductId(h, 'HOME');
   tenantName = (await h.db.selectFrom('companies').select('name').where('id', '=', h.tenantId).executeTakeFirstOrThrow()).name;
 }, 120_000); // a fresh database, migrated and seeded: slow on a busy machine
 afterAll(async () => { await h.close(); });

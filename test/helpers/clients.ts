@@ -64,6 +64,15 @@ export async function castOfClients(h: Harness) {
   };
 }
 
+/** The tenant's ONLINE product of this category (the sandbox sells one of each): what a client buys. */
+export async function onlineProductId(h: Harness, category: string): Promise<string> {
+  return (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', category)
+    .executeTakeFirstOrThrow()).id;
+}
+
+/** A day `days` from the real today (UTC), `YYYY-MM-DD`. */
+export const plusDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 /** The newest outbox message to a recipient. */
 export async function lastMessageTo(h: Harness, recipient: string) {
   return h.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient)
