@@ -1,6 +1,10 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { components } from '../../generated/api.js';
 
 /** Kysely's view of the tables (written beside the migrations that create them). */
+
+/** The contract's schemas: a column holding one of its enums takes the enum's type from there. */
+type Schemas = components['schemas'];
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -10,8 +14,8 @@ type PlainDate = string;
 type Numeric = ColumnType<string, string | number, string | number>;
 type Json<T> = ColumnType<T, string, string>;
 
-export type CompanyType = 'INSURER' | 'BROKER' | 'MICRO_INSURER' | 'DIGITAL_AGENT' | 'AGENT';
-export type CompanyKind = 'NON_LIFE' | 'LIFE' | 'HEALTH' | 'PENSION';
+export type CompanyType = Schemas['CompanyType'];
+export type CompanyKind = Schemas['CompanyKind'];
 
 export interface CompaniesTable {
   id: Generated<string>;
@@ -59,7 +63,7 @@ export interface ClientsTable {
   last_name: string | null;
   other_names: string | null;
   title: string | null;
-  gender: 'MALE' | 'FEMALE' | 'OTHER' | null;
+  gender: Schemas['Gender'] | null;
   date_of_birth: PlainDate | null;
   identification_card: Json<IdentificationCardRow | null>;
   company_name: string | null;
@@ -145,7 +149,7 @@ export interface CurrenciesTable {
   flag: string | null;
   country: string | null;
   is_default: Generated<boolean>;
-  status: Generated<'ACTIVE' | 'INACTIVE'>;
+  status: Generated<Schemas['CurrencyStatus']>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -194,7 +198,7 @@ export interface DeliveryAddressesTable {
   tenant_id: string;
   id: Generated<string>;
   client_id: string;
-  type: 'PRIMARY' | 'SECONDARY';
+  type: Schemas['DeliveryAddressType'];
   name: string;
   region: string;
   city: string;
@@ -251,8 +255,7 @@ export interface DocumentsTable {
   updated_at: Timestamp;
 }
 
-export type PolicyState = 'DRAFT' | 'PROCESSING' | 'CANCELLED' | 'AWAITING_DEBIT' | 'ACTIVE' | 'INACTIVE' | 'UNDER_WRITER'
-  | 'ACCOUNT_RECEIVABLE' | 'CREDIT_CONTROL' | 'COMPLETE' | 'DECLINED' | 'EXPIRED' | 'ARCHIVED';
+export type PolicyState = Schemas['PolicyState'];
 
 export interface TenantSequencesTable {
   tenant_id: string;
@@ -270,8 +273,8 @@ export interface PoliciesTable {
   state: PolicyState;
   coverage_type: string | null;
   cover_type: string | null;
-  business_type: 'NEW_BUSINESS' | 'CROSS_SELLING' | 'RENEWAL' | 'EXTENSION';
-  business_category: 'LOCAL' | 'GLOBAL';
+  business_type: Schemas['BusinessType'];
+  business_category: Schemas['BusinessCategory'];
   currency: string;
   exchange_rate: Numeric;
   premium: Numeric;
@@ -332,8 +335,7 @@ export interface InvoicesTable {
   updated_at: Timestamp;
 }
 
-export type TransactionStatus = 'PENDING_PAYMENT' | 'PENDING_APPROVAL' | 'PENDING_VERIFICATION' | 'VERIFIED' | 'APPROVED'
-  | 'CANCELLED' | 'REJECTED' | 'ERROR';
+export type TransactionStatus = Schemas['TransactionStatus'];
 
 export interface TransactionsTable {
   tenant_id: string;
@@ -348,7 +350,7 @@ export interface TransactionsTable {
   currency: string;
   exchange_rate: Numeric;
   converted_amount: Numeric;
-  transaction_type: 'RENEWAL' | 'EXTENSION' | 'NEW_BUSINESS' | null;
+  transaction_type: Schemas['TransactionType'] | null;
   date_received: PlainDate | null;
   payee: string | null;
   payment_institution: string | null;
@@ -372,7 +374,7 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export type PaymentMethod = 'ONLINE' | 'MOBILE_MONEY' | 'CASH' | 'CHEQUE' | 'BANK_TRANSFER' | 'UNSPECIFIED';
+export type PaymentMethod = Schemas['PaymentMethod'];
 
 export interface InvoiceItemsTable {
   tenant_id: string;
@@ -422,7 +424,7 @@ export interface PolicyClosuresTable {
   id: Generated<string>;
   policy_id: string;
   client_id: string;
-  status: Generated<'PENDING_REVIEW' | 'APPROVED' | 'REJECTED'>;
+  status: Generated<Schemas['PolicyClosureStatus']>;
   reason: string;
   effective_date: PlainDate;
   notes: string | null;
@@ -445,8 +447,8 @@ export interface CartItemsTable {
   updated_at: Timestamp;
 }
 
-export type DirectDebitFrequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'HALF_YEARLY' | 'YEARLY';
-export type DirectDebitStatus = 'ACTIVE' | 'CANCELLED' | 'COMPLETED';
+export type DirectDebitFrequency = Schemas['DirectDebitFrequency'];
+export type DirectDebitStatus = Schemas['DirectDebitStatus'];
 
 /** A client's direct debit mandate on a policy (server/money/direct-debits.ts). */
 export interface DirectDebitsTable {
@@ -489,11 +491,11 @@ export interface DirectDebitRunsTable {
   created_at: CreatedAt;
 }
 
-export type ClaimStatus = 'ACTIVE' | 'CLOSED';
-export type ClaimStage = 'REVIEW' | 'SETTLEMENT' | 'REPUDIATION' | 'REJECTED' | 'SETTLED';
-export type LossCategory = 'MEDICALS' | 'CANCELLATION' | 'DELAY' | 'LOSS_OF_BAGGAGE';
-export type MicroInsuranceClaimType = 'PARTIAL_WITHDRAWAL' | 'FULL_WITHDRAWAL' | 'SURRENDER' | 'CASHBACK' | 'HEALTH' | 'DEATH' | 'LOAN';
-export type ThirdPartyLossType = 'VEHICLE_DAMAGE' | 'PROPERTY_DAMAGE' | 'DEATH' | 'INJURY_TO_PERSON';
+export type ClaimStatus = Schemas['ClaimStatus'];
+export type ClaimStage = Schemas['ClaimStage'];
+export type LossCategory = Schemas['LossCategory'];
+export type MicroInsuranceClaimType = Schemas['MicroInsuranceClaimType'];
+export type ThirdPartyLossType = Schemas['ThirdPartyLoss']['type'];
 type NullableNumeric = ColumnType<string | null, string | number | null, string | number | null>;
 
 /** A client's claim on its policy: standard (loss date, place, category) or micro-insurance (`claim_type`). */
