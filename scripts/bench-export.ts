@@ -37,11 +37,11 @@ import vm from 'node:vm';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
-import { migrateToLatest } from '../server/db/migrate.js';
-import { seedSandbox } from '../server/db/seed.js';
+import { buildApp } from '../server/app/app.js';
+import { loadConfig } from '../server/platform/config.js';
+import { openDatabase } from '../server/platform/db/database.js';
+import { migrateToLatest } from '../server/platform/db/migrate.js';
+import { seedSandbox } from '../server/platform/db/seed.js';
 
 const { values } = parseArgs({
   options: {

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { operationIndex } from '../server/openapi.js';
+import { operationIndex } from '../server/platform/openapi.js';
 
 const dir = process.env.OPERATION_COVERAGE_DIR ?? process.argv[2];
 if (!dir) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.js';
+import { buildApp } from '../server/app/app.js';
 import {
   checkIdOperation, checkKeyTokenMismatch, checkListIsolation, formatFinding, idTakingOperations, listOperations, makeParties,
   type Parties,

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import type { PolicyState } from '../server/db/schema.js';
-import { ApiError } from '../server/errors.js';
-import { settlePayment } from '../server/money/payments.js';
-import { CLAIM_STAGES, CLAIM_STATUSES } from '../server/states/claim.js';
-import { assertTransition, canTransition, type Machine, type Mover } from '../server/states/machine.js';
-import { TenantScope } from '../server/tenancy.js';
+import type { PolicyState } from '../server/platform/db/schema.js';
+import { ApiError } from '../server/platform/errors.js';
+import { settlePayment } from '../server/domain/money/payments.js';
+import { CLAIM_STAGES, CLAIM_STATUSES } from '../server/domain/states/claim.js';
+import { assertTransition, canTransition, type Machine, type Mover } from '../server/domain/states/machine.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { auth, type Caller, castOfClients, individualBody, onlineProductId, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { file, multipart, PDF } from './helpers/multipart.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_SANDBOX_API_KEY, loadConfig } from '../server/config.js';
+import { DEFAULT_SANDBOX_API_KEY, loadConfig } from '../server/platform/config.js';
 
 /** What a production deployment names for its payments (the sandbox here, with a secret of its own). */
 const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };

@@ -1,4 +1,4 @@
-import { operationIndex, publishedDocument } from '../server/openapi.js';
+import { operationIndex, publishedDocument } from '../server/platform/openapi.js';
 import { conformanceProblems } from './helpers/contract.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 

@@ -1,7 +1,7 @@
 import { differenceInCalendarDays, parseISO } from 'date-fns';
 import { Decimal } from 'decimal.js';
-import { POLICY_TYPES } from '../handlers/policies/types-catalogue.js';
-import { publishedDocument } from '../server/openapi.js';
+import { POLICY_TYPES } from '../server/domain/policies/types-catalogue.js';
+import { publishedDocument } from '../server/platform/openapi.js';
 import { createHarness, EXAMPLES_DAY, type Harness } from './helpers/harness.js';
 import { signUp } from './helpers/clients.js';
 

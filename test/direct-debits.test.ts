@@ -1,12 +1,12 @@
 import { Decimal } from 'decimal.js';
-import type { TransactionStatus } from '../server/db/schema.js';
-import { raiseDueDebits } from '../server/jobs/due-debits.js';
-import { DUE_DEBITS_QUEUE, jobHandlers, RECURRING } from '../server/jobs/index.js';
-import { backoffMs, claim, complete, enqueue, fail, purgeFinished } from '../server/jobs/queue.js';
-import { createWorker, slotKey } from '../server/jobs/worker.js';
-import { sandboxProvider, type PaymentProvider } from '../server/money/provider.js';
-import { settlePayment } from '../server/money/payments.js';
-import { TenantScope } from '../server/tenancy.js';
+import type { TransactionStatus } from '../server/platform/db/schema.js';
+import { raiseDueDebits } from '../server/domain/money/due-debits.js';
+import { DUE_DEBITS_QUEUE, jobHandlers, RECURRING } from '../server/app/jobs.js';
+import { backoffMs, claim, complete, enqueue, fail, purgeFinished } from '../server/platform/jobs/queue.js';
+import { createWorker, slotKey } from '../server/platform/jobs/worker.js';
+import { sandboxProvider, type PaymentProvider } from '../server/platform/payments/provider.js';
+import { settlePayment } from '../server/domain/money/payments.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
@@ -408,7 +408,7 @@ describe('the due-debit job', () => {
   });
 
   it('keeps month ends from drifting: monthly from the 31st falls on each month\'s last day, and the 31st again', async () => {
-    const { dueDate } = await import('../server/money/direct-debits.js');
+    const { dueDate } = await import('../server/domain/money/direct-debits.js');
     expect([0, 1, 2, 3].map((n) => dueDate('2027-01-31', 'MONTHLY', n))).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
     expect([1, 2].map((n) => dueDate('2027-08-31', 'HALF_YEARLY', n))).toEqual(['2028-02-29', '2028-08-31']);
     expect(dueDate('2027-11-30', 'QUARTERLY', 1)).toBe('2028-02-29');

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { loadConfig } from '../server/config.js';
-import { createStorage, LocalFileStorage, ObjectNotFoundError, ObjectTooLargeError, S3FileStorage, type FileStorage } from '../server/storage/index.js';
-import { TenantScope } from '../server/tenancy.js';
+import { loadConfig } from '../server/platform/config.js';
+import { createStorage, LocalFileStorage, ObjectNotFoundError, ObjectTooLargeError, S3FileStorage, type FileStorage } from '../server/platform/storage/index.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { individualBody, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 

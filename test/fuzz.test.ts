@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../server/app.js';
+import { buildApp } from '../server/app/app.js';
 import { checkAnswer } from './fuzz/check.js';
 import { RequestPlanner } from './fuzz/generate.js';
 import { authHeaders, send } from './fuzz/http.js';

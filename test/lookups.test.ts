@@ -1,5 +1,5 @@
 import { lookupHandlers } from '../handlers/lookups/index.js';
-import { paginate } from '../server/pagination.js';
+import { paginate } from '../server/platform/pagination.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../server/db/database.js';
-import { migrateDownAll, migrateToLatest } from '../server/db/migrate.js';
-import { migrations } from '../server/db/migrations/index.js';
-import { seedSandbox } from '../server/db/seed.js';
+import { openDatabase, type DatabaseHandle } from '../server/platform/db/database.js';
+import { migrateDownAll, migrateToLatest } from '../server/platform/db/migrate.js';
+import { migrations } from '../server/platform/db/migrations/index.js';
+import { seedSandbox } from '../server/platform/db/seed.js';
 
 const url = process.env.DATABASE_URL;
 const schema = url ? `m_${randomBytes(6).toString('hex')}` : undefined;

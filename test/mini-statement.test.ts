@@ -1,5 +1,5 @@
-import { settlePayment } from '../server/money/payments.js';
-import { TenantScope } from '../server/tenancy.js';
+import { settlePayment } from '../server/domain/money/payments.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 

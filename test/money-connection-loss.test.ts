@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { sandboxProvider, type PaymentProvider } from '../server/money/provider.js';
+import { sandboxProvider, type PaymentProvider } from '../server/platform/payments/provider.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { onlineProductId, signUp } from './helpers/clients.js';
 

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
-import { settlePayment } from '../server/money/payments.js';
-import { jobHandlers, PURGE_IDEMPOTENCY_KEYS_QUEUE, RECURRING } from '../server/jobs/index.js';
-import type { TransactionStatus } from '../server/db/schema.js';
-import { TenantScope } from '../server/tenancy.js';
+import { settlePayment } from '../server/domain/money/payments.js';
+import { jobHandlers, PURGE_IDEMPOTENCY_KEYS_QUEUE, RECURRING } from '../server/app/jobs.js';
+import type { TransactionStatus } from '../server/platform/db/schema.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
 import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';

@@ -1,5 +1,5 @@
-import { dispatchOutbox } from '../server/outbox.js';
-import type { MessageTransport } from '../server/notifier.js';
+import { dispatchOutbox } from '../server/platform/outbox.js';
+import type { MessageTransport } from '../server/platform/notifier.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { signUp } from './helpers/clients.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { signatureHeader } from '../server/money/signature.js';
+import { signatureHeader } from '../server/platform/payments/signature.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { expectFiguresAgree as figuresAgree } from './helpers/money.js';
 import { onlineProductId, plusDays, signUp } from './helpers/clients.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PolicyState } from '../server/db/schema.js';
+import type { PolicyState } from '../server/platform/db/schema.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { auth, type Caller, castOfClients, individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { file, multipart, PDF } from './helpers/multipart.js';

@@ -1,7 +1,7 @@
-import { ApiError } from '../server/errors.js';
-import { assertTransition, canTransition, type Mover } from '../server/states/machine.js';
-import { POLICY_STATES, initialPolicyState } from '../server/states/policy.js';
-import type { PolicyState } from '../server/db/schema.js';
+import { ApiError } from '../server/platform/errors.js';
+import { assertTransition, canTransition, type Mover } from '../server/domain/states/machine.js';
+import { POLICY_STATES, initialPolicyState } from '../server/domain/states/policy.js';
+import type { PolicyState } from '../server/platform/db/schema.js';
 
 const states = Object.keys(POLICY_STATES) as PolicyState[];
 const movers: Mover[] = ['client', 'staff', 'system'];

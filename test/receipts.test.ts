@@ -1,10 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
-import type { TransactionStatus } from '../server/db/schema.js';
-import { settlePayment } from '../server/money/payments.js';
-import { issueReceipt } from '../server/receipts/number.js';
-import { amountInWords, money } from '../server/receipts/render.js';
-import { TenantScope } from '../server/tenancy.js';
+import type { TransactionStatus } from '../server/platform/db/schema.js';
+import { settlePayment } from '../server/domain/money/payments.js';
+import { issueReceipt } from '../server/domain/money/receipts/number.js';
+import { amountInWords, money } from '../server/domain/money/receipts/render.js';
+import { TenantScope } from '../server/platform/tenancy.js';
 import { individualBody, onlineProductId, plusDays, signUp } from './helpers/clients.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 

@@ -19,7 +19,7 @@ async function freePort(): Promise<number> {
 }
 
 async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/app/main.ts'], {
     cwd: process.cwd(),
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
   });

@@ -94,14 +94,14 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the API as `npx tsx server/main.ts` would, on a free port with an embedded database in a
+ * Starts the API as `npx tsx server/app/main.ts` would, on a free port with an embedded database in a
  * fresh folder, allowing CORS from `corsOrigin` only. Resolves once /health answers.
  */
 export async function startApi(corsOrigin: string): Promise<Running & { specUrl: string; output: () => string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-docs-api-'));
   let output = '';
-  const child: ChildProcess = spawn(path.join(repoDir, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const child: ChildProcess = spawn(path.join(repoDir, 'node_modules/.bin/tsx'), ['server/app/main.ts'], {
     cwd: repoDir,
     env: {
       ...process.env,

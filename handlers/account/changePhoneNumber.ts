@@ -1,5 +1,5 @@
 import type { Handler } from '../types.js';
-import { changeContact } from './change-contact.js';
+import { changeContact } from '../../server/domain/clients/change-contact.js';
 
 /** Replaces the account's phone number (the old one must match); it needs verifying again. */
 export const changePhoneNumber: Handler<'changePhoneNumber'> = async (ctx, req) =>

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { verifyPassword } from '../../server/auth/passwords.js';
-import { badRequest } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
-import { discardStored } from '../documents/store.js';
+import { verifyPassword } from '../../server/platform/auth/passwords.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
+import { discardStored } from '../../server/domain/documents/store.js';
 import type { Handler } from '../types.js';
 
 /**

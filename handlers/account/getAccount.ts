@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { clientId } from '../auth/session.js';
-import { deliveryAddressColumns, toDeliveryAddress } from '../deliveryAddresses/mapper.js';
-import { policySummaries, toPolicySummary } from '../policies/view.js';
+import { clientId } from '../../server/platform/actor.js';
+import { deliveryAddressColumns, toDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
+import { policySummaries, toPolicySummary } from '../../server/domain/policies/view.js';
 import type { Handler } from '../types.js';
-import { toClientAccount } from './client-account.js';
-import { toNotification } from './notification.js';
+import { toClientAccount } from '../../server/domain/clients/account.js';
+import { toNotification } from '../../server/domain/clients/notification-view.js';
 
 /** The client's profile with its delivery addresses, its newest notifications and its newest policies. */
 export const getAccount: Handler<'getAccount'> = async (ctx) => {

@@ -1,12 +1,12 @@
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
-import { toCents } from '../../server/money/billing.js';
-import { CONFIRMED } from '../../server/states/transaction.js';
-import { clientId } from '../auth/session.js';
-import { claimColumns, claimQuery, toClaimSummary } from '../claims/view.js';
-import { invoiceRows, toInvoices } from '../invoices/view.js';
-import { policySummaries, toPolicySummary } from '../policies/view.js';
-import { toTransactions, transactionRows } from '../transactions/view.js';
+import { toCents } from '../../server/domain/money/billing.js';
+import { CONFIRMED } from '../../server/domain/states/transaction.js';
+import { clientId } from '../../server/platform/actor.js';
+import { claimColumns, claimQuery, toClaimSummary } from '../../server/domain/claims/view.js';
+import { invoiceRows, toInvoices } from '../../server/domain/money/invoice-view.js';
+import { policySummaries, toPolicySummary } from '../../server/domain/policies/view.js';
+import { toTransactions, transactionRows } from '../../server/domain/money/transaction-view.js';
 import type { Handler } from '../types.js';
 
 /**

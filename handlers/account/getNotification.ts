@@ -1,7 +1,7 @@
-import { notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toNotification } from './notification.js';
+import { toNotification } from '../../server/domain/clients/notification-view.js';
 
 /** One of the client's notifications; anyone else's is not found. */
 export const getNotification: Handler<'getNotification'> = async (ctx, req) => {

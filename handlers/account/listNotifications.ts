@@ -1,7 +1,7 @@
-import { pageOf } from '../../server/pagination.js';
-import { clientId } from '../auth/session.js';
+import { pageOf } from '../../server/platform/pagination.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toNotification } from './notification.js';
+import { toNotification } from '../../server/domain/clients/notification-view.js';
 
 /** The signed-in client's notifications, newest first, a page at a time. */
 export const listNotifications: Handler<'listNotifications'> = async (ctx, req) => {

@@ -1,7 +1,7 @@
-import { CODE_TTL_MS, hashCode, newCode } from '../../server/auth/one-time-codes.js';
-import { badRequest } from '../../server/errors.js';
-import { consume, LIMITS } from '../../server/rate-limit.js';
-import { clientId } from '../auth/session.js';
+import { CODE_TTL_MS, hashCode, newCode } from '../../server/platform/auth/one-time-codes.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { consume, LIMITS } from '../../server/platform/rate-limit.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
 
 /** Sends a code to the account's current email or phone number, replacing any earlier one. */

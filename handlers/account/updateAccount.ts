@@ -1,14 +1,14 @@
-import { badRequest } from '../../server/errors.js';
-import type { ClientUpdate } from '../../server/db/schema.js';
-import type { HandlerContext } from '../../server/context.js';
-import type { Part } from '../../server/files.js';
-import { checkAgainstSchema } from '../../server/validation.js';
-import { documentUrl } from '../documents/mappers.js';
-import { discardStored, multipartError, recordDocuments, storeFile, type StoredFile } from '../documents/store.js';
-import { clientId } from '../auth/session.js';
+import { badRequest } from '../../server/platform/errors.js';
+import type { ClientUpdate } from '../../server/platform/db/schema.js';
+import type { HandlerContext } from '../../server/platform/context.js';
+import type { Part } from '../../server/platform/files.js';
+import { checkAgainstSchema } from '../../server/platform/validation.js';
+import { documentUrl } from '../../server/domain/documents/view.js';
+import { discardStored, multipartError, recordDocuments, storeFile, type StoredFile } from '../../server/domain/documents/store.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler, HandlerRequest } from '../types.js';
-import { toClientAccount } from './client-account.js';
-import { checkClientFields } from './client-rules.js';
+import { toClientAccount } from '../../server/domain/clients/account.js';
+import { checkClientFields } from '../../server/domain/clients/rules.js';
 
 type AccountUpdate = NonNullable<HandlerRequest<'updateAccount'>['body']>;
 

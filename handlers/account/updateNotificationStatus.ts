@@ -1,7 +1,7 @@
-import { badRequest, notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { badRequest, notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toNotification } from './notification.js';
+import { toNotification } from '../../server/domain/clients/notification-view.js';
 
 // A phone's clock may run a little ahead of ours.
 const CLOCK_SKEW_MS = 5 * 60 * 1000;

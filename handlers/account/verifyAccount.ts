@@ -1,8 +1,8 @@
-import { claimCodeAttempt, codeMatches } from '../../server/auth/one-time-codes.js';
-import { badRequest } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { claimCodeAttempt, codeMatches } from '../../server/platform/auth/one-time-codes.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toClientAccount } from './client-account.js';
+import { toClientAccount } from '../../server/domain/clients/account.js';
 
 const invalidCode = () => badRequest('The verification code is invalid or has expired', 'INVALID_VERIFICATION_CODE');
 

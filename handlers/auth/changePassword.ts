@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
-import { hashPassword, verifyPassword } from '../../server/auth/passwords.js';
-import { badRequest } from '../../server/errors.js';
-import { consume, LIMITS } from '../../server/rate-limit.js';
-import { notifyClient } from '../../server/notifications.js';
+import { hashPassword, verifyPassword } from '../../server/platform/auth/passwords.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { consume, LIMITS } from '../../server/platform/rate-limit.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
 import type { Handler } from '../types.js';
-import { accessTokenFor, clientId } from './session.js';
+import { clientId } from '../../server/platform/actor.js';
+import { accessTokenFor } from '../../server/domain/clients/session.js';
 
 /** Changes the signed-in client's password and signs every older token out. */
 export const changePassword: Handler<'changePassword'> = async (ctx, req) => {

@@ -1,11 +1,11 @@
-import { verifyFirebaseToken } from '../../server/auth/firebase.js';
-import { verifyPassword } from '../../server/auth/passwords.js';
-import type { HandlerContext } from '../../server/context.js';
-import { badRequest, unauthorized } from '../../server/errors.js';
-import { clear, consume, LIMITS } from '../../server/rate-limit.js';
-import { findClientByUsername } from '../account/client-account.js';
+import { verifyFirebaseToken } from '../../server/platform/auth/firebase.js';
+import { verifyPassword } from '../../server/platform/auth/passwords.js';
+import type { HandlerContext } from '../../server/platform/context.js';
+import { badRequest, unauthorized } from '../../server/platform/errors.js';
+import { clear, consume, LIMITS } from '../../server/platform/rate-limit.js';
+import { findClientByUsername } from '../../server/domain/clients/account.js';
 import type { Handler } from '../types.js';
-import { signedIn } from './session.js';
+import { signedIn } from '../../server/domain/clients/session.js';
 
 const invalidCredentials = () => unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
 

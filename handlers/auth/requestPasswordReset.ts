@@ -1,6 +1,6 @@
-import { CODE_TTL_MS, hashCode, newCode } from '../../server/auth/one-time-codes.js';
-import { consume, LIMITS } from '../../server/rate-limit.js';
-import { contactFor, findClientByUsername } from '../account/client-account.js';
+import { CODE_TTL_MS, hashCode, newCode } from '../../server/platform/auth/one-time-codes.js';
+import { consume, LIMITS } from '../../server/platform/rate-limit.js';
+import { contactFor, findClientByUsername } from '../../server/domain/clients/account.js';
 import type { Handler } from '../types.js';
 
 const ANSWER = { message: 'If an account matches, a reset code has been sent to it' };

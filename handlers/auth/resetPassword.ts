@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { hashPassword } from '../../server/auth/passwords.js';
-import { claimCodeAttempt, codeMatches } from '../../server/auth/one-time-codes.js';
-import { notifyClient } from '../../server/notifications.js';
-import { badRequest } from '../../server/errors.js';
-import { consume, LIMITS } from '../../server/rate-limit.js';
-import { findClientByUsername } from '../account/client-account.js';
+import { hashPassword } from '../../server/platform/auth/passwords.js';
+import { claimCodeAttempt, codeMatches } from '../../server/platform/auth/one-time-codes.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { consume, LIMITS } from '../../server/platform/rate-limit.js';
+import { findClientByUsername } from '../../server/domain/clients/account.js';
 import type { Handler } from '../types.js';
 
 const invalidCode = () => badRequest('The reset code is invalid or has expired', 'INVALID_RESET_CODE');

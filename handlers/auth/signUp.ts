@@ -1,9 +1,9 @@
-import { hashPassword } from '../../server/auth/passwords.js';
-import { ApiError, badRequest } from '../../server/errors.js';
-import { notifyClient } from '../../server/notifications.js';
-import { checkClientFields, checkContactFree, contactConflict } from '../account/client-rules.js';
+import { hashPassword } from '../../server/platform/auth/passwords.js';
+import { ApiError, badRequest } from '../../server/platform/errors.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { checkClientFields, checkContactFree, contactConflict } from '../../server/domain/clients/rules.js';
 import type { Handler } from '../types.js';
-import { signedIn } from './session.js';
+import { signedIn } from '../../server/domain/clients/session.js';
 
 /** Creates an individual or corporate client and signs it in. */
 export const signUp: Handler<'signUp'> = async (ctx, req) => {

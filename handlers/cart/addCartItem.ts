@@ -1,7 +1,7 @@
-import { conflict } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { conflict } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { cartItemColumns, checkItemFields, checkoutStatus, MAX_CART_ITEMS, toCartItem } from './cart.js';
+import { cartItemColumns, checkItemFields, checkoutStatus, MAX_CART_ITEMS, toCartItem } from '../../server/domain/cart/items.js';
 
 /**
  * Puts a policy create body of any type in the signed-in client's cart: every field but the

@@ -1,12 +1,12 @@
 import { Decimal } from 'decimal.js';
-import { ApiError, badRequest, conflict } from '../../server/errors.js';
-import { raiseInvoice, type BilledPolicy } from '../../server/money/billing.js';
-import { notifyClient } from '../../server/notifications.js';
-import { clientId } from '../auth/session.js';
-import { writePolicy, type PreparedPolicy } from '../policies/issue.js';
-import { loadPolicies } from '../policies/view.js';
+import { ApiError, badRequest, conflict } from '../../server/platform/errors.js';
+import { raiseInvoice, type BilledPolicy } from '../../server/domain/money/billing.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { clientId } from '../../server/platform/actor.js';
+import { writePolicy, type PreparedPolicy } from '../../server/domain/policies/issue.js';
+import { loadPolicies } from '../../server/domain/policies/view.js';
 import type { Handler } from '../types.js';
-import { cartItemColumns, itemRoot, prepareItem } from './cart.js';
+import { cartItemColumns, itemRoot, prepareItem } from '../../server/domain/cart/items.js';
 
 /**
  * Buys the signed-in client's cart (or the items named in `itemIds`) in one transaction: the

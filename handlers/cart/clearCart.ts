@@ -1,4 +1,4 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
 
 /** Empties the signed-in client's cart (an empty one stays empty). */

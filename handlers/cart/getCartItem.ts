@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { checkoutStatus, ownCartItem, toCartItem } from './cart.js';
+import { checkoutStatus, ownCartItem, toCartItem } from '../../server/domain/cart/items.js';
 
 /** One of the signed-in client's cart items, with whether it would pass checkout now; anyone else's is a 404. */
 export const getCartItem: Handler<'getCartItem'> = async (ctx, req) => {

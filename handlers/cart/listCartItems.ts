@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
-import { paginate } from '../../server/pagination.js';
-import { clientId } from '../auth/session.js';
+import { paginate } from '../../server/platform/pagination.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { cartItemColumns, checkoutStatus, toCartItem } from './cart.js';
+import { cartItemColumns, checkoutStatus, toCartItem } from '../../server/domain/cart/items.js';
 
 /**
  * One page of the signed-in client's cart, newest first, each item with whether it would pass

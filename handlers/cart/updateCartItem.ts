@@ -1,7 +1,7 @@
-import { checkAgainstSchema } from '../../server/validation.js';
-import { clientId } from '../auth/session.js';
+import { checkAgainstSchema } from '../../server/platform/validation.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { cartItemColumns, checkItemFields, checkoutStatus, ownCartItem, toCartItem, type CartItemInput } from './cart.js';
+import { cartItemColumns, checkItemFields, checkoutStatus, ownCartItem, toCartItem, type CartItemInput } from '../../server/domain/cart/items.js';
 
 /**
  * Changes some fields of one of the signed-in client's cart items: each field sent replaces the

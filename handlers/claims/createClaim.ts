@@ -1,16 +1,16 @@
 import { Decimal } from 'decimal.js';
-import { notifyClient } from '../../server/notifications.js';
-import { nextNumber } from '../../server/numbering.js';
-import { INITIAL_CLAIM_STAGE, INITIAL_CLAIM_STATUS, recordInitialClaimState } from '../../server/states/claim.js';
-import { clientId } from '../auth/session.js';
-import { checkOwnDocuments } from '../documents/owned.js';
-import { todayOf } from '../policies/rules.js';
-import { ownPolicyRow } from '../policies/view.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { nextNumber } from '../../server/platform/numbering.js';
+import { INITIAL_CLAIM_STAGE, INITIAL_CLAIM_STATUS, recordInitialClaimState } from '../../server/domain/states/claim.js';
+import { clientId } from '../../server/platform/actor.js';
+import { checkOwnDocuments } from '../../server/domain/documents/owned.js';
+import { todayOf } from '../../server/domain/policies/rules.js';
+import { ownPolicyRow } from '../../server/domain/policies/view.js';
 import type { Handler } from '../types.js';
 import {
   assertClaimable, checkClaimAssets, checkClaimDates, checkClaimShape, claimCurrency, isMicroInsuranceClaim, thirdPartyLossRow,
-} from './rules.js';
-import { loadClaim } from './view.js';
+} from '../../server/domain/claims/rules.js';
+import { loadClaim } from '../../server/domain/claims/view.js';
 
 /**
  * Makes a claim on one of the client's policies, ACTIVE in REVIEW. Everything (the claim, its

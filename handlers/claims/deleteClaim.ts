@@ -1,7 +1,7 @@
-import { conflict } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { conflict } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { ownClaim } from './view.js';
+import { ownClaim } from '../../server/domain/claims/view.js';
 
 /**
  * Withdraws a claim staff have not started on: ACTIVE, in REVIEW, with no review or settlement.

@@ -1,7 +1,7 @@
-import { newestFirstPage } from '../../server/export/listing.js';
-import { clientId } from '../auth/session.js';
+import { newestFirstPage } from '../../server/platform/export/listing.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { claimColumns, claimQuery, toClaims } from './view.js';
+import { claimColumns, claimQuery, toClaims } from '../../server/domain/claims/view.js';
 
 /** One page of the signed-in client's claims, newest first, filtered as asked. */
 export const listClaims: Handler<'listClaims'> = async (ctx, req) => {

@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { deliveryAddressColumns, demotePrimary, guardPrimary, lockClientAddresses, toDeliveryAddress } from './mapper.js';
+import { deliveryAddressColumns, demotePrimary, guardPrimary, lockClientAddresses, toDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** Adds an address for the signed-in client; a PRIMARY one demotes the current PRIMARY in the same transaction. */
 export const createDeliveryAddress: Handler<'createDeliveryAddress'> = async (ctx, req) => {

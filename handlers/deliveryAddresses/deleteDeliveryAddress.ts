@@ -1,5 +1,5 @@
-import { notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
 
 /** Deletes one of the signed-in client's addresses. Deleting the PRIMARY one promotes no other. */

@@ -1,7 +1,7 @@
-import { notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { deliveryAddressColumns, toDeliveryAddress } from './mapper.js';
+import { deliveryAddressColumns, toDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** One of the signed-in client's addresses; anyone else's (client or tenant) is a 404. */
 export const getDeliveryAddress: Handler<'getDeliveryAddress'> = async (ctx, req) => {

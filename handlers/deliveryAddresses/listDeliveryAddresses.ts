@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { pageOf } from '../../server/pagination.js';
-import { clientId } from '../auth/session.js';
+import { pageOf } from '../../server/platform/pagination.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { deliveryAddressColumns, toDeliveryAddress } from './mapper.js';
+import { deliveryAddressColumns, toDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** One page of the signed-in client's addresses: the PRIMARY one first, then newest first. */
 export const listDeliveryAddresses: Handler<'listDeliveryAddresses'> = async (ctx, req) => {

@@ -1,7 +1,7 @@
-import { notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { deliveryAddressColumns, demotePrimary, guardPrimary, lockClientAddresses, toDeliveryAddress } from './mapper.js';
+import { deliveryAddressColumns, demotePrimary, guardPrimary, lockClientAddresses, toDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /**
  * Changes the given fields of one of the signed-in client's addresses. Making it PRIMARY demotes

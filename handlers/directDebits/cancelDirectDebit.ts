@@ -1,8 +1,8 @@
-import { conflict } from '../../server/errors.js';
-import { notifyClient } from '../../server/notifications.js';
-import { clientId } from '../auth/session.js';
+import { conflict } from '../../server/platform/errors.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { loadDirectDebit, ownDirectDebit } from './view.js';
+import { loadDirectDebit, ownDirectDebit } from '../../server/domain/money/direct-debit-view.js';
 
 /**
  * Cancels an ACTIVE mandate: no further debit is raised. The mandate's row is locked, so the

@@ -1,17 +1,17 @@
 import { Decimal } from 'decimal.js';
-import { violatedUniqueConstraint } from '../../server/db/errors.js';
-import { badRequest, conflict } from '../../server/errors.js';
-import { toCents } from '../../server/money/billing.js';
-import { DEBITABLE_STATES } from '../../server/money/direct-debits.js';
-import { paymentSums, remainingToPay } from '../../server/money/figures.js';
-import { expireCheckouts, lockInvoice } from '../../server/money/payments.js';
-import { notifyClient } from '../../server/notifications.js';
-import { movePolicy } from '../../server/states/policy.js';
-import { clientId } from '../auth/session.js';
-import { todayOf } from '../policies/rules.js';
-import { ownPolicyRow } from '../policies/view.js';
+import { violatedUniqueConstraint } from '../../server/platform/db/errors.js';
+import { badRequest, conflict } from '../../server/platform/errors.js';
+import { toCents } from '../../server/domain/money/billing.js';
+import { DEBITABLE_STATES } from '../../server/domain/money/direct-debits.js';
+import { paymentSums, remainingToPay } from '../../server/domain/money/figures.js';
+import { expireCheckouts, lockInvoice } from '../../server/domain/money/payments.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { movePolicy } from '../../server/domain/states/policy.js';
+import { clientId } from '../../server/platform/actor.js';
+import { todayOf } from '../../server/domain/policies/rules.js';
+import { ownPolicyRow } from '../../server/domain/policies/view.js';
 import type { Handler } from '../types.js';
-import { loadDirectDebit } from './view.js';
+import { loadDirectDebit } from '../../server/domain/money/direct-debit-view.js';
 
 const activeConflict = (policyNo: string) =>
   conflict(`Policy ${policyNo} already has an active direct debit; cancel it first`, 'DIRECT_DEBIT_ACTIVE');

@@ -1,7 +1,7 @@
-import { newestFirstPage } from '../../server/export/listing.js';
-import { clientId } from '../auth/session.js';
+import { newestFirstPage } from '../../server/platform/export/listing.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { directDebitColumns, directDebitQuery, toDirectDebits } from './view.js';
+import { directDebitColumns, directDebitQuery, toDirectDebits } from '../../server/domain/money/direct-debit-view.js';
 
 /** One page of the signed-in client's mandates, newest first, filtered by policy when asked. */
 export const listDirectDebits: Handler<'listDirectDebits'> = async (ctx, req) => {

@@ -1,7 +1,7 @@
-import { notFound } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { notFound } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { storageOf } from './store.js';
+import { storageOf } from '../../server/domain/documents/store.js';
 
 /**
  * Deletes the row, then the bytes, inside one transaction: if removing the bytes fails the row

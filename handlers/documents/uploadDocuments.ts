@@ -1,8 +1,8 @@
-import { ApiError, badRequest } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { ApiError, badRequest } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toDocument } from './mappers.js';
-import { discardStored, fileLabel, multipartError, recordDocuments, storeFile, type StoredFile } from './store.js';
+import { toDocument } from '../../server/domain/documents/view.js';
+import { discardStored, fileLabel, multipartError, recordDocuments, storeFile, type StoredFile } from '../../server/domain/documents/store.js';
 
 /**
  * Streams each `files` part to storage as it arrives, then records them all in one transaction.

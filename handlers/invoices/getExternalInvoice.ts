@@ -1,8 +1,8 @@
-import { notFound } from '../../server/errors.js';
-import { invoiceFigures, paymentSums } from '../../server/money/figures.js';
-import { idOrNumber } from '../lookups/filters.js';
+import { notFound } from '../../server/platform/errors.js';
+import { invoiceFigures, paymentSums } from '../../server/domain/money/figures.js';
+import { idOrNumber } from '../../server/platform/filters.js';
 import type { Handler } from '../types.js';
-import { billedPolicies } from './view.js';
+import { billedPolicies } from '../../server/domain/money/invoice-view.js';
 
 /** An invoice of the Api-Key's tenant, by number or id, showing a payer only what paying needs. */
 export const getExternalInvoice: Handler<'getExternalInvoice'> = async (ctx, req) => {

@@ -1,8 +1,8 @@
-import { listOrExport } from '../../server/export/listing.js';
-import { clientId } from '../auth/session.js';
-import { idOrNumber } from '../lookups/filters.js';
+import { listOrExport } from '../../server/platform/export/listing.js';
+import { clientId } from '../../server/platform/actor.js';
+import { idOrNumber } from '../../server/platform/filters.js';
 import type { Handler } from '../types.js';
-import { billsPolicy, invoiceColumns, toInvoices, type Invoice } from './view.js';
+import { billsPolicy, invoiceColumns, toInvoices, type Invoice } from '../../server/domain/money/invoice-view.js';
 
 /** The signed-in client's invoices, newest first, with figures derived from their payments. */
 export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => {

@@ -1,6 +1,6 @@
-import { pageOf } from '../../server/pagination.js';
+import { pageOf } from '../../server/platform/pagination.js';
 import type { Handler } from '../types.js';
-import { containsPattern } from './filters.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import { companyColumns, companyFromRow } from './mappers.js';
 
 /** One page of the platform-wide company directory (companies are not tenant-owned rows), by name. */

@@ -1,5 +1,5 @@
 import type { Handler } from '../types.js';
-import { containsPattern } from './filters.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import { countryColumns, countryFromRow } from './mappers.js';
 
 /** Countries by name; their state provinces only with include=stateProvinces (the lists are large). */

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import type { Handler } from '../types.js';
-import { containsPattern } from './filters.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import { insurerColumns, insurerFromRow } from './mappers.js';
 
 type InsurerType = components['schemas']['InsurerType'];

@@ -1,5 +1,5 @@
 import type { Handler } from '../types.js';
-import { containsPattern } from './filters.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import { vehicleFromRow } from './mappers.js';
 
 /** Vehicle makes with their models, by name. */

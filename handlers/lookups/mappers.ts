@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { components } from '../../generated/api.js';
-import type { CompanyRow, Database } from '../../server/db/schema.js';
+import type { CompanyRow, Database } from '../../server/platform/db/schema.js';
 
 /** Rows of the platform-wide lookup tables -> the API objects the contract defines. */
 

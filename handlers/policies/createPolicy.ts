@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { issuePolicy } from './issue.js';
+import { issuePolicy } from '../../server/domain/policies/issue.js';
 
 /** Creates a policy of any type for the signed-in client (the body is chosen by `policyType`). */
 export const createPolicy: Handler<'createPolicy'> = async (ctx, req) => ({ data: await issuePolicy(ctx, clientId(ctx), req.body) });

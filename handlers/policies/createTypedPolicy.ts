@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler, HandlerRequest } from '../types.js';
-import { issuePolicy, type PolicyCreateRequest } from './issue.js';
+import { issuePolicy, type PolicyCreateRequest } from '../../server/domain/policies/issue.js';
 
 /** The per-type create calls (`POST /client/policies/auto`, ...): one typed body each, one engine. */
 export type TypedCreateOperation = 'createAutoPolicy' | 'createHomePolicy' | 'createBurglaryPolicy' | 'createMarinePolicy'

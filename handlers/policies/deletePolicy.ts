@@ -1,7 +1,7 @@
-import { conflict } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { conflict } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { ownPolicyRow } from './view.js';
+import { ownPolicyRow } from '../../server/domain/policies/view.js';
 
 /**
  * Deletes an unpaid policy with its invoice, assets, state history and closure requests. Locks are

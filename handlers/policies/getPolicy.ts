@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { loadPolicy } from './view.js';
+import { loadPolicy } from '../../server/domain/policies/view.js';
 
 /** One of the signed-in client's policies, with its assets. */
 export const getPolicy: Handler<'getPolicy'> = async (ctx, req) => ({ data: await loadPolicy(ctx.scope, req.params.id, clientId(ctx)) });

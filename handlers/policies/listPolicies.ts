@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { listOrExport } from '../../server/export/listing.js';
-import type { Column } from '../../server/export/xlsx.js';
-import { badRequest } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
-import { containsPattern, isoDate } from '../lookups/filters.js';
+import { listOrExport } from '../../server/platform/export/listing.js';
+import type { Column } from '../../server/platform/export/xlsx.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
+import { containsPattern, isoDate } from '../../server/platform/filters.js';
 import type { Handler, HandlerRequest } from '../types.js';
-import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
+import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from '../../server/domain/policies/view.js';
 
 type Query = HandlerRequest<'listPolicies'>['query'];
 

@@ -1,6 +1,6 @@
 import type { Handler } from '../types.js';
-import { visibleProducts } from '../products/visible.js';
-import { POLICY_TYPES } from './types-catalogue.js';
+import { visibleProducts } from '../../server/domain/products/visible.js';
+import { POLICY_TYPES } from '../../server/domain/policies/types-catalogue.js';
 
 /** Every policy type, with its asset schema, its create call and how many products the client can buy. */
 export const listPolicyTypes: Handler<'listPolicyTypes'> = async (ctx) => {

@@ -1,12 +1,12 @@
 import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns';
-import { ApiError, conflict } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
+import { ApiError, conflict } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from './issue.js';
-import { checkAssetShapes } from './reprice.js';
-import { todayOf, type Asset } from './rules.js';
-import { assetsToReprice, ownPolicyRow } from './view.js';
-import { schemeSumInsuredOf } from './types-catalogue.js';
+import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from '../../server/domain/policies/issue.js';
+import { checkAssetShapes } from '../../server/domain/policies/reprice.js';
+import { todayOf, type Asset } from '../../server/domain/policies/rules.js';
+import { assetsToReprice, ownPolicyRow } from '../../server/domain/policies/view.js';
+import { schemeSumInsuredOf } from '../../server/domain/policies/types-catalogue.js';
 
 const RENEWABLE = new Set(['ACTIVE', 'INACTIVE', 'EXPIRED', 'COMPLETE']);
 const iso = (date: Date) => format(date, 'yyyy-MM-dd');

@@ -1,14 +1,14 @@
 import { Decimal } from 'decimal.js';
-import { conflict } from '../../server/errors.js';
-import { raiseInvoice, rebillPolicy } from '../../server/money/billing.js';
-import { movePolicy } from '../../server/states/policy.js';
-import { clientId } from '../auth/session.js';
+import { conflict } from '../../server/platform/errors.js';
+import { raiseInvoice, rebillPolicy } from '../../server/domain/money/billing.js';
+import { movePolicy } from '../../server/domain/states/policy.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { writeAssets } from './issue.js';
-import { checkAssetShapes, priceCover } from './reprice.js';
-import { checkTerm, todayOf, type Asset } from './rules.js';
-import { schemeSumInsuredOf } from './types-catalogue.js';
-import { assetsToReprice, loadPolicy, ownPolicyRow } from './view.js';
+import { writeAssets } from '../../server/domain/policies/issue.js';
+import { checkAssetShapes, priceCover } from '../../server/domain/policies/reprice.js';
+import { checkTerm, todayOf, type Asset } from '../../server/domain/policies/rules.js';
+import { schemeSumInsuredOf } from '../../server/domain/policies/types-catalogue.js';
+import { assetsToReprice, loadPolicy, ownPolicyRow } from '../../server/domain/policies/view.js';
 
 /** States whose cover may still change (nothing has been bought yet). */
 const OPEN_STATES = new Set(['DRAFT', 'PROCESSING']);

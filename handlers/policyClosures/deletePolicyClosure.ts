@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { assertPending, ownClosure } from './closure.js';
+import { assertPending, ownClosure } from '../../server/domain/policies/closures.js';
 
 /** Withdraws a request still under review; reviewed ones stay on record. */
 export const deletePolicyClosure: Handler<'deletePolicyClosure'> = async (ctx, req) => {

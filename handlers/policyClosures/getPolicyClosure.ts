@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { ownClosure, toPolicyClosure } from './closure.js';
+import { ownClosure, toPolicyClosure } from '../../server/domain/policies/closures.js';
 
 /** One of the signed-in client's closure requests; anyone else's id is 404. */
 export const getPolicyClosure: Handler<'getPolicyClosure'> = async (ctx, req) =>

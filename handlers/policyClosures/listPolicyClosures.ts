@@ -1,8 +1,8 @@
-import { newestFirstPage } from '../../server/export/listing.js';
-import { clientId } from '../auth/session.js';
-import { containsPattern } from '../lookups/filters.js';
+import { newestFirstPage } from '../../server/platform/export/listing.js';
+import { clientId } from '../../server/platform/actor.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import type { Handler } from '../types.js';
-import { closureColumns, closureQuery, toPolicyClosure } from './closure.js';
+import { closureColumns, closureQuery, toPolicyClosure } from '../../server/domain/policies/closures.js';
 
 /** One page of the signed-in client's closure requests, newest first, filtered as asked. */
 export const listPolicyClosures: Handler<'listPolicyClosures'> = async (ctx, req) => {

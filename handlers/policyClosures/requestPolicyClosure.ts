@@ -1,12 +1,12 @@
-import { notifyClient } from '../../server/notifications.js';
-import { canTransition } from '../../server/states/machine.js';
-import { POLICY_STATES } from '../../server/states/policy.js';
-import { conflict } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
-import { todayOf } from '../policies/rules.js';
-import { ownPolicyRow } from '../policies/view.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { canTransition } from '../../server/domain/states/machine.js';
+import { POLICY_STATES } from '../../server/domain/states/policy.js';
+import { conflict } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
+import { todayOf } from '../../server/domain/policies/rules.js';
+import { ownPolicyRow } from '../../server/domain/policies/view.js';
 import type { Handler } from '../types.js';
-import { checkDocuments, checkEffectiveDate, guardOnePending, ownClosure, pendingConflict, toPolicyClosure } from './closure.js';
+import { checkDocuments, checkEffectiveDate, guardOnePending, ownClosure, pendingConflict, toPolicyClosure } from '../../server/domain/policies/closures.js';
 
 /**
  * Records a client's request to close one of its policies, for staff to review. The policy row is

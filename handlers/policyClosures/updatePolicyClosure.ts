@@ -1,6 +1,6 @@
-import { clientId } from '../auth/session.js';
+import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { assertPending, checkDocuments, checkEffectiveDate, ownClosure, toPolicyClosure } from './closure.js';
+import { assertPending, checkDocuments, checkEffectiveDate, ownClosure, toPolicyClosure } from '../../server/domain/policies/closures.js';
 
 /** Replaces what the client wrote in a request still under review (PUT: omitted optional fields clear). */
 export const updatePolicyClosure: Handler<'updatePolicyClosure'> = async (ctx, req) => {

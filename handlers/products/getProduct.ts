@@ -1,6 +1,6 @@
-import { notFound } from '../../server/errors.js';
+import { notFound } from '../../server/platform/errors.js';
 import type { Handler } from '../types.js';
-import { productColumns, toProduct, visibleProducts } from './visible.js';
+import { productColumns, toProduct, visibleProducts } from '../../server/domain/products/visible.js';
 
 /** One product the client may buy; any other is not found. */
 export const getProduct: Handler<'getProduct'> = async (ctx, req) => {

@@ -1,7 +1,7 @@
-import { pageOf } from '../../server/pagination.js';
-import { containsPattern } from '../lookups/filters.js';
+import { pageOf } from '../../server/platform/pagination.js';
+import { containsPattern } from '../../server/platform/filters.js';
 import type { Handler } from '../types.js';
-import { nothing, productColumns, toProduct, visibleProducts } from './visible.js';
+import { nothing, productColumns, toProduct, visibleProducts } from '../../server/domain/products/visible.js';
 
 /** The products a client can buy, by name, a page at a time, with the seed's filters. */
 export const listProducts: Handler<'listProducts'> = async (ctx, req) => {

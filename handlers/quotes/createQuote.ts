@@ -1,10 +1,10 @@
 import type { components } from '../../generated/api.js';
-import type { HandlerContext } from '../../server/context.js';
-import { toCents } from '../../server/money/billing.js';
-import { clientId } from '../auth/session.js';
-import { checkRenewal, preparePolicy, type PolicyCreateRequest, type PreparedPolicy } from '../policies/issue.js';
-import { breakdownOf } from '../policies/pricing.js';
-import { insurerOf } from '../products/visible.js';
+import type { HandlerContext } from '../../server/platform/context.js';
+import { toCents } from '../../server/domain/money/billing.js';
+import { clientId } from '../../server/platform/actor.js';
+import { checkRenewal, preparePolicy, type PolicyCreateRequest, type PreparedPolicy } from '../../server/domain/policies/issue.js';
+import { breakdownOf } from '../../server/domain/policies/pricing.js';
+import { insurerOf } from '../../server/domain/products/visible.js';
 import type { Handler, HandlerRequest } from '../types.js';
 
 export type Quote = components['schemas']['Quote'];

@@ -1,7 +1,7 @@
-import type { SandboxEvent } from '../../server/money/provider.js';
+import type { SandboxEvent } from '../../server/platform/payments/provider.js';
 import type { Handler } from '../types.js';
 import { notFoundPage } from './pages.js';
-import { checkoutPath, checkoutState, loadSandboxPayment, sendSandboxEvent } from './payment.js';
+import { checkoutPath, checkoutState, loadSandboxPayment, sendSandboxEvent } from '../../server/domain/money/sandbox-payments.js';
 
 const EVENTS: Record<'pay' | 'fail' | 'cancel', SandboxEvent['type']> = {
   pay: 'checkout.completed',

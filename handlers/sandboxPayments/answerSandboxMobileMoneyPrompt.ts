@@ -1,6 +1,6 @@
 import type { Handler } from '../types.js';
 import { notFoundPage } from './pages.js';
-import { loadSandboxPayment, promptPath, promptState, sendSandboxEvent } from './payment.js';
+import { loadSandboxPayment, promptPath, promptState, sendSandboxEvent } from '../../server/domain/money/sandbox-payments.js';
 
 /** The sandbox's test numbers: a wallet whose number ends in these digits always fails. */
 export const FAILING_NUMBER_SUFFIX = '0000';

@@ -1,6 +1,6 @@
 import type { Handler } from '../types.js';
 import { checkoutPage, notFoundPage } from './pages.js';
-import { checkoutPath, checkoutState, loadSandboxPayment } from './payment.js';
+import { checkoutPath, checkoutState, loadSandboxPayment } from '../../server/domain/money/sandbox-payments.js';
 
 /** The sandbox hosted checkout: pay, fail or cancel while open; the result once settled. */
 export const getSandboxCheckout: Handler<'getSandboxCheckout'> = async (ctx, req) => {

@@ -1,6 +1,6 @@
 import type { Handler } from '../types.js';
 import { mobileMoneyPage, notFoundPage } from './pages.js';
-import { loadSandboxPayment, promptPath, promptState } from './payment.js';
+import { loadSandboxPayment, promptPath, promptState } from '../../server/domain/money/sandbox-payments.js';
 
 /** The sandbox's stand-in phone: the prompt while the payment awaits verification, else its result. */
 export const getSandboxMobileMoneyPrompt: Handler<'getSandboxMobileMoneyPrompt'> = async (ctx, req) => {

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
-import { HtmlError } from '../../server/errors.js';
-import type { FileResult } from '../../server/files.js';
-import type { SandboxPayment } from './payment.js';
+import { HtmlError } from '../../server/platform/errors.js';
+import type { FileResult } from '../../server/platform/files.js';
+import type { CheckoutState, PromptState, SandboxPayment } from '../../server/domain/money/sandbox-payments.js';
 
 /**
  * The sandbox provider's pages: plain HTML, no script and nothing loaded from elsewhere, so they
@@ -92,8 +92,6 @@ ${details(payment, extra)}
 <p class="note">You can close this page.</p>`;
 }
 
-export type CheckoutState = 'open' | 'expired' | 'paid' | 'failed' | 'cancelled';
-
 /** The hosted checkout: the buttons while it is open, else what became of it. */
 export function checkoutPage(payment: SandboxPayment, state: CheckoutState, action: string): FileResult {
   const money = formatMoney(payment.currency, payment.amount);
@@ -117,8 +115,6 @@ ${details(payment)}
       return htmlPage('Checkout expired', result('Checkout expired', 'bad', 'This checkout was left unfinished for 30 minutes and has expired; nothing was paid. Start a new payment.', payment));
   }
 }
-
-export type PromptState = 'open' | 'approved' | 'failed';
 
 /** The stand-in for the wallet holder's phone: the prompt while it waits, else its result. */
 export function mobileMoneyPage(payment: SandboxPayment, state: PromptState, action: string): FileResult {

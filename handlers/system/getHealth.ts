@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { ApiError } from '../../server/errors.js';
-import { apiVersion } from '../../server/openapi.js';
+import { ApiError } from '../../server/platform/errors.js';
+import { apiVersion } from '../../server/platform/openapi.js';
 import type { Handler } from '../types.js';
 
 /** Answers ok when the database answers a trivial query. */

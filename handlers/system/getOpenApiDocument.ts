@@ -1,4 +1,4 @@
-import { publishedDocument } from '../../server/openapi.js';
+import { publishedDocument } from '../../server/platform/openapi.js';
 import type { Handler } from '../types.js';
 
 /** The bundled contract, as SDK generators and the docs site read it. */

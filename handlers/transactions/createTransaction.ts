@@ -1,15 +1,15 @@
 import { Decimal } from 'decimal.js';
-import { badRequest, conflict, notFound } from '../../server/errors.js';
-import { idempotent } from '../../server/idempotency.js';
-import { toCents } from '../../server/money/billing.js';
-import { paymentSums, remainingToPay } from '../../server/money/figures.js';
-import { expireCheckouts, lockInvoice, writePayment } from '../../server/money/payments.js';
-import { notifyClient } from '../../server/notifications.js';
-import { clientId } from '../auth/session.js';
-import { checkOwnDocuments } from '../documents/owned.js';
-import { todayOf } from '../policies/rules.js';
+import { badRequest, conflict, notFound } from '../../server/platform/errors.js';
+import { idempotent } from '../../server/platform/idempotency.js';
+import { toCents } from '../../server/domain/money/billing.js';
+import { paymentSums, remainingToPay } from '../../server/domain/money/figures.js';
+import { expireCheckouts, lockInvoice, writePayment } from '../../server/domain/money/payments.js';
+import { notifyClient } from '../../server/domain/clients/notifications.js';
+import { clientId } from '../../server/platform/actor.js';
+import { checkOwnDocuments } from '../../server/domain/documents/owned.js';
+import { todayOf } from '../../server/domain/policies/rules.js';
 import type { Handler } from '../types.js';
-import { loadTransaction } from './view.js';
+import { loadTransaction } from '../../server/domain/money/transaction-view.js';
 
 const CHEQUE_FIELDS = ['chequeDate', 'nameOnCheque', 'chequeNo', 'chequeType'] as const;
 

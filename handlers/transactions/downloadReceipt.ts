@@ -1,14 +1,14 @@
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
-import { conflict, notFound } from '../../server/errors.js';
-import { issueReceipt } from '../../server/receipts/number.js';
-import { renderReceipt } from '../../server/receipts/render.js';
-import { CONFIRMED } from '../../server/states/transaction.js';
-import { clientFullName } from '../account/client-account.js';
-import { clientId } from '../auth/session.js';
-import { POLICY_TYPES } from '../policies/types-catalogue.js';
+import { conflict, notFound } from '../../server/platform/errors.js';
+import { issueReceipt } from '../../server/domain/money/receipts/number.js';
+import { renderReceipt } from '../../server/domain/money/receipts/render.js';
+import { CONFIRMED } from '../../server/domain/states/transaction.js';
+import { clientFullName } from '../../server/domain/clients/account.js';
+import { clientId } from '../../server/platform/actor.js';
+import { POLICY_TYPES } from '../../server/domain/policies/types-catalogue.js';
 import type { Handler } from '../types.js';
-import { transactionColumns, transactionQuery } from './view.js';
+import { transactionColumns, transactionQuery } from '../../server/domain/money/transaction-view.js';
 
 /**
  * The official receipt of one of the client's payments, as a PDF. Only confirmed money has a

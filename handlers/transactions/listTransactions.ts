@@ -1,11 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
-import { listOrExport } from '../../server/export/listing.js';
-import { badRequest } from '../../server/errors.js';
-import { clientId } from '../auth/session.js';
-import { containsPattern, isoDate } from '../lookups/filters.js';
-import { billsPolicy } from '../invoices/view.js';
+import { listOrExport } from '../../server/platform/export/listing.js';
+import { badRequest } from '../../server/platform/errors.js';
+import { clientId } from '../../server/platform/actor.js';
+import { containsPattern, isoDate } from '../../server/platform/filters.js';
+import { billsPolicy } from '../../server/domain/money/invoice-view.js';
 import type { Handler } from '../types.js';
-import { toTransactions, transactionColumns, transactionQuery, type Transaction } from './view.js';
+import { toTransactions, transactionColumns, transactionQuery, type Transaction } from '../../server/domain/money/transaction-view.js';
 
 /**
  * The signed-in client's payments, newest first, with every seed filter: a page, every row, or

@@ -1,5 +1,5 @@
-import { notFound } from '../../server/errors.js';
-import { providerNamed, receivePaymentEvent } from '../../server/money/webhooks.js';
+import { notFound } from '../../server/platform/errors.js';
+import { providerNamed, receivePaymentEvent } from '../../server/domain/money/webhooks.js';
 import type { Handler } from '../types.js';
 
 /**

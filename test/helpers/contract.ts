@@ -1,6 +1,6 @@
 import { deepStrictEqual } from 'node:assert';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { operationIndex, type OperationMeta } from '../../server/openapi.js';
+import { operationIndex, type OperationMeta } from '../../server/platform/openapi.js';
 import { checkAnswer } from '../fuzz/check.js';
 import { operations as specOperations } from '../fuzz/spec.js';
 import { validatorsFor } from '../fuzz/validators.js';

@@ -3,13 +3,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../server/app.js';
-import type { PaymentProvider } from '../../server/money/provider.js';
-import type { Clock } from '../../server/clock.js';
-import { loadConfig, type Config } from '../../server/config.js';
-import { openDatabase, type Db } from '../../server/db/database.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/db/seed.js';
+import { buildApp } from '../../server/app/app.js';
+import type { PaymentProvider } from '../../server/platform/payments/provider.js';
+import type { Clock } from '../../server/platform/clock.js';
+import { loadConfig, type Config } from '../../server/platform/config.js';
+import { openDatabase, type Db } from '../../server/platform/db/database.js';
+import { migrateToLatest } from '../../server/platform/db/migrate.js';
+import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
 import { conformanceProblems, operationFor, watchResponseDrift } from './contract.js';
 
 /** A clock tests move by hand. */

@@ -1,0 +1,62 @@
+import { Decimal } from 'decimal.js';
+import { nextNumber } from '../../platform/numbering.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+
+/** Money to the cent, half up: every stored amount goes through this. */
+export const toCents = (value: Decimal.Value) => new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+export interface BilledPolicy { id: string; policyNo: string; premium: Decimal.Value }
+
+export interface NewInvoice {
+  clientId: string;
+  currency: string;
+  exchangeRate: Decimal.Value;
+  /** The policies it bills: one for a policy's own invoice, several for a cart checkout. */
+  policies: BilledPolicy[];
+  description?: string;
+}
+
+/**
+ * Raises an invoice (amount = the premiums it bills) with one item per policy, inside the caller's
+ * transaction. A single policy's invoice also names it in `policy_id` (the seed's policyId).
+ */
+export async function raiseInvoice(scope: TenantScope, invoice: NewInvoice, today: string, at: Date) {
+  const amount = invoice.policies.reduce((sum, p) => sum.plus(toCents(p.premium)), new Decimal(0));
+  const single = invoice.policies.length === 1 ? invoice.policies[0] : undefined;
+  const row = await scope.insertInto('invoices', {
+    invoice_no: await nextNumber(scope, 'INV'),
+    policy_id: single?.id ?? null,
+    client_id: invoice.clientId,
+    currency: invoice.currency,
+    exchange_rate: new Decimal(invoice.exchangeRate).toString(),
+    amount: amount.toFixed(2),
+    converted_amount: toCents(amount.mul(invoice.exchangeRate)).toFixed(2),
+    description: invoice.description
+      ?? (single ? `Premium for policy ${single.policyNo}` : `Premiums for policies ${invoice.policies.map((p) => p.policyNo).join(', ')}`),
+    invoice_date: today,
+    created_at: at,
+    updated_at: at,
+  }).returning(['id', 'invoice_no']).executeTakeFirstOrThrow();
+  await scope.insertInto('invoice_items', invoice.policies.map((p) => ({
+    invoice_id: row.id, policy_id: p.id, amount: toCents(p.premium).toFixed(2),
+  }))).execute();
+  return row;
+}
+
+/**
+ * A re-priced policy's item takes its new premium and its invoice the new total (the sum of its
+ * items), in the caller's transaction. Callers allow it only while nothing was paid.
+ */
+export async function rebillPolicy(scope: TenantScope, policyId: string, premium: Decimal.Value, at: Date) {
+  const item = await scope.updateTable('invoice_items').set({ amount: toCents(premium).toFixed(2) })
+    .where('policy_id', '=', policyId).returning('invoice_id').executeTakeFirst();
+  if (!item) return;
+  const items = await scope.selectFrom('invoice_items').select('amount').where('invoice_id', '=', item.invoice_id).execute();
+  const amount = items.reduce((sum, i) => sum.plus(i.amount), new Decimal(0));
+  const invoice = await scope.selectFrom('invoices').select('exchange_rate').where('id', '=', item.invoice_id).executeTakeFirstOrThrow();
+  await scope.updateTable('invoices').set({
+    amount: amount.toFixed(2),
+    converted_amount: toCents(amount.mul(invoice.exchange_rate)).toFixed(2),
+    updated_at: at,
+  }).where('id', '=', item.invoice_id).execute();
+}

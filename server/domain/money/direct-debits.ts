@@ -1,0 +1,45 @@
+import { addDays, addMonths, addWeeks, addYears, format, parseISO } from 'date-fns';
+import type { DirectDebitFrequency, PolicyState } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+
+/**
+ * Direct debit mandates (DESIGN.md section 4): a client asks for its policy's invoice to be paid
+ * by mobile money in instalments; on each due date the due-debit job (server/jobs/due-debits.ts)
+ * raises a MOBILE_MONEY payment against the invoice, as POST /client/transactions would.
+ */
+
+/** Policies a mandate can be set up on: invoiced and unpaid, or already waiting for debits. */
+export const DEBITABLE_STATES: readonly PolicyState[] = ['PROCESSING', 'AWAITING_DEBIT'];
+
+/**
+ * Policies whose debits stop: they will never be in force again, so nothing more is collected
+ * for them (the job cancels their mandates, saying why).
+ */
+export const ENDED_POLICY_STATES: readonly PolicyState[] = ['CANCELLED', 'DECLINED', 'EXPIRED', 'COMPLETE', 'ARCHIVED'];
+
+const STEP: Record<DirectDebitFrequency, (date: Date, n: number) => Date> = {
+  DAILY: addDays,
+  WEEKLY: addWeeks,
+  MONTHLY: addMonths,
+  QUARTERLY: (date, n) => addMonths(date, 3 * n),
+  HALF_YEARLY: (date, n) => addMonths(date, 6 * n),
+  YEARLY: addYears,
+};
+
+/**
+ * The `index`-th due date of a mandate (0 is `startDate`), counted from the start each time so
+ * that month ends do not drift: monthly from 31 January is 28 (or 29) February, then 31 March.
+ */
+export function dueDate(startDate: string, frequency: DirectDebitFrequency, index: number): string {
+  return format(STEP[frequency](parseISO(startDate), index), 'yyyy-MM-dd');
+}
+
+/**
+ * The invoice is paid in full (confirmed money covers it; the caller holds its lock): its active
+ * mandates have run their course.
+ */
+export async function completeMandatesOfPaidInvoice(scope: TenantScope, invoice: { id: string; invoice_no: string }, at: Date) {
+  await scope.updateTable('direct_debits').set({
+    status: 'COMPLETED', next_debit_date: null, completed_at: at, completion_reason: `Invoice ${invoice.invoice_no} paid in full`, updated_at: at,
+  }).where('invoice_id', '=', invoice.id).where('status', '=', 'ACTIVE').execute();
+}

@@ -1,0 +1,62 @@
+import { Decimal } from 'decimal.js';
+import { sql } from 'kysely';
+import type { components } from '../../../generated/api.js';
+import type { TransactionStatus } from '../../platform/db/schema.js';
+import { AWAITING, CONFIRMED } from '../states/transaction.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { toCents } from './billing.js';
+
+export type InvoiceFigures = components['schemas']['InvoiceFigures'];
+
+/** What an invoice's payments add up to, by kind of money. */
+export interface PaymentSums { confirmed: Decimal; awaiting: Decimal; pendingCheckout: Decimal }
+
+/**
+ * An invoice's figures from its amount and payments (InvoiceFigures in the contract): confirmed
+ * money decides the status; money awaiting approval or verification counts as paid, not approved.
+ */
+export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Value, sums: PaymentSums): InvoiceFigures {
+  const total = new Decimal(amount);
+  const paid = sums.confirmed.plus(sums.awaiting);
+  const unpaid = Decimal.max(0, total.minus(paid));
+  const converted = (value: Decimal) => toCents(value.mul(exchangeRate)).toNumber();
+  const status: InvoiceFigures['status'] = sums.confirmed.isZero() && !total.isZero() ? 'UNPAID'
+    : sums.confirmed.lessThan(total) ? 'PARTIALLY_PAID'
+      : sums.confirmed.equals(total) ? 'FULLY_PAID' : 'OVERPAID';
+  return {
+    amountPaid: paid.toNumber(),
+    amountUnpaid: unpaid.toNumber(),
+    amountApproved: sums.confirmed.toNumber(),
+    amountUnapproved: sums.awaiting.toNumber(),
+    convertedAmountPaid: converted(paid),
+    convertedAmountUnpaid: converted(unpaid),
+    convertedAmountApproved: converted(sums.confirmed),
+    convertedAmountUnapproved: converted(sums.awaiting),
+    status,
+    isClosed: status === 'FULLY_PAID' || status === 'OVERPAID',
+    isDebit: sums.confirmed.greaterThan(0),
+  };
+}
+
+/** The payment sums of some invoices, keyed by invoice id (invoices with no payment read zero). */
+export async function paymentSums(scope: TenantScope, invoiceIds: string[]): Promise<Map<string, PaymentSums>> {
+  const out = new Map(invoiceIds.map((id) => [id, { confirmed: new Decimal(0), awaiting: new Decimal(0), pendingCheckout: new Decimal(0) }]));
+  if (invoiceIds.length === 0) return out;
+  const rows = await scope.selectFrom('transactions')
+    .select(['invoice_id', 'status', sql<string>`sum(amount)`.as('total')])
+    .where('invoice_id', 'in', invoiceIds)
+    .groupBy(['invoice_id', 'status'])
+    .execute();
+  for (const row of rows) {
+    const sums = out.get(row.invoice_id)!;
+    const status = row.status as TransactionStatus;
+    if (CONFIRMED.includes(status)) sums.confirmed = sums.confirmed.plus(row.total);
+    else if (AWAITING.includes(status)) sums.awaiting = sums.awaiting.plus(row.total);
+    else if (status === 'PENDING_PAYMENT') sums.pendingCheckout = sums.pendingCheckout.plus(row.total);
+  }
+  return out;
+}
+
+/** What a new payment may still claim: the amount less all money paid, awaited or in checkout. */
+export const remainingToPay = (amount: Decimal.Value, sums: PaymentSums) =>
+  new Decimal(amount).minus(sums.confirmed).minus(sums.awaiting).minus(sums.pendingCheckout);

@@ -1,0 +1,76 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { components } from '../../../generated/api.js';
+import { invoiceFigures, paymentSums } from './figures.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+
+export type Invoice = components['schemas']['Invoice'];
+type InvoicePolicy = components['schemas']['InvoicePolicy'];
+type InvoiceTransaction = components['schemas']['InvoiceTransaction'];
+
+export const invoiceColumns = [
+  'invoices.id', 'invoices.invoice_no', 'invoices.currency', 'invoices.exchange_rate', 'invoices.amount', 'invoices.converted_amount',
+  'invoices.description', 'invoices.invoice_date', 'invoices.policy_id', 'invoices.created_by_staff_id', 'invoices.created_at', 'invoices.updated_at',
+] as const;
+
+/**
+ * Whether the invoice in `invoiceColumn` (of `tenantColumn`'s tenant) bills a policy meeting
+ * `condition` on `p` (its policies row): the policy filter of the invoice and payment lists.
+ */
+export const billsPolicy = (invoiceColumn: string, tenantColumn: string, condition: RawBuilder<boolean>) => sql<boolean>`exists (
+  select 1 from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+  where item.invoice_id = ${sql.ref(invoiceColumn)} and item.tenant_id = ${sql.ref(tenantColumn)} and ${condition})`;
+
+/** The client's invoices with their columns. Callers add filters and order. */
+export const invoiceRows = (scope: TenantScope, clientId: string) =>
+  scope.selectFrom('invoices').where('invoices.client_id', '=', clientId).select(invoiceColumns);
+export type InvoiceRow = Awaited<ReturnType<ReturnType<typeof invoiceRows>['executeTakeFirstOrThrow']>>;
+
+/** The policies each invoice bills, keyed by invoice id. */
+export async function billedPolicies(scope: TenantScope, invoiceIds: string[]): Promise<Map<string, InvoicePolicy[]>> {
+  const out = new Map<string, InvoicePolicy[]>(invoiceIds.map((id) => [id, []]));
+  if (invoiceIds.length === 0) return out;
+  const rows = await scope.selectFrom('invoice_items')
+    .innerJoin('policies', (join) => join.onRef('policies.id', '=', 'invoice_items.policy_id').onRef('policies.tenant_id', '=', 'invoice_items.tenant_id'))
+    .select(['invoice_items.invoice_id', 'invoice_items.amount', 'policies.id', 'policies.policy_no', 'policies.policy_type', 'policies.state'])
+    .where('invoice_items.invoice_id', 'in', invoiceIds).orderBy('policies.policy_no').execute();
+  for (const row of rows) {
+    out.get(row.invoice_id)!.push({ id: row.id, policyNo: row.policy_no, policyType: row.policy_type as InvoicePolicy['policyType'],
+      state: row.state, amount: Number(row.amount) });
+  }
+  return out;
+}
+
+/** Rows -> Invoices, with their policies, payments and derived figures. */
+export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promise<Invoice[]> {
+  const ids = rows.map((row) => row.id);
+  const [sums, policies, payments] = [await paymentSums(scope, ids), await billedPolicies(scope, ids), new Map<string, InvoiceTransaction[]>(ids.map((id) => [id, []]))];
+  if (ids.length > 0) {
+    const txs = await scope.selectFrom('transactions').select(['id', 'invoice_id', 'transaction_no', 'payment_method', 'status', 'amount', 'created_at'])
+      .where('invoice_id', 'in', ids).orderBy('created_at').orderBy('id').execute();
+    for (const tx of txs) {
+      payments.get(tx.invoice_id)!.push({ id: tx.id, transactionNo: tx.transaction_no, paymentMethod: tx.payment_method, status: tx.status,
+        amount: Number(tx.amount), createdAt: new Date(tx.created_at).toISOString() });
+    }
+  }
+  return rows.map((row) => {
+    const billed = policies.get(row.id)!;
+    return {
+      id: row.id,
+      invoiceNo: row.invoice_no,
+      currency: row.currency,
+      exchangeRate: Number(row.exchange_rate),
+      amount: Number(row.amount),
+      convertedAmount: Number(row.converted_amount),
+      description: row.description,
+      invoiceDate: row.invoice_date,
+      policyId: row.policy_id,
+      policy: row.policy_id === null ? null : billed.find((p) => p.id === row.policy_id) ?? null,
+      policies: billed,
+      transactions: payments.get(row.id)!,
+      createdBy: row.created_by_staff_id === null ? null : { name: 'staff', id: row.created_by_staff_id },
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+      ...invoiceFigures(row.amount, row.exchange_rate, sums.get(row.id)!),
+    };
+  });
+}

@@ -1,0 +1,151 @@
+import { Decimal } from 'decimal.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { Services } from '../../platform/context.js';
+import type { InvoicesTable, PaymentMethod, TransactionsTable, TransactionStatus } from '../../platform/db/schema.js';
+import { notifyClient } from '../clients/notifications.js';
+import { issueReceipt } from './receipts/number.js';
+import { nextNumber } from '../../platform/numbering.js';
+import { movePolicy } from '../states/policy.js';
+import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { toCents } from './billing.js';
+import { completeMandatesOfPaidInvoice } from './direct-debits.js';
+import { invoiceFigures, paymentSums } from './figures.js';
+
+/** An online checkout not finished in this time expires, and its amount is free again. */
+export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
+
+/** Locks an invoice row for the caller's transaction: every payment write on it goes one at a time. */
+export async function lockInvoice(scope: TenantScope, invoiceId: string) {
+  return scope.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirst();
+}
+
+export type InvoiceRow = Selectable<InvoicesTable>;
+
+/** The seed's optional payment fields, as stored. */
+type PaymentDetails = Partial<Pick<Insertable<TransactionsTable>, 'transaction_type' | 'payee' | 'payment_institution' | 'description'
+  | 'cheque_date' | 'name_on_cheque' | 'cheque_no' | 'cheque_type' | 'document_ids' | 'mobile_number' | 'direct_debit_id'>>;
+
+export interface NewPayment {
+  /** The invoice paid, locked by the caller (`lockInvoice`). */
+  invoice: InvoiceRow;
+  clientId: string;
+  method: PaymentMethod;
+  amount: Decimal;
+  exchangeRate: Decimal;
+  dateReceived: string;
+  details?: PaymentDetails;
+  actor: TransactionActor;
+  at: Date;
+}
+
+/**
+ * Writes a payment of a locked invoice in the caller's transaction: its number, its first state
+ * (by method), and for ONLINE and MOBILE_MONEY the provider's checkout or wallet prompt, asked for
+ * once the payment's row is written (its id is the provider's reference).
+ */
+export async function writePayment(services: Pick<Services, 'payments'>, scope: TenantScope, payment: NewPayment) {
+  const { invoice, method, amount, exchangeRate, at } = payment;
+  const status = initialTransactionStatus(method);
+  const transactionNo = await nextNumber(scope, 'TRX');
+  const tx = await scope.insertInto('transactions', {
+    transaction_no: transactionNo,
+    invoice_id: invoice.id,
+    policy_id: invoice.policy_id,
+    client_id: payment.clientId,
+    payment_method: method,
+    status,
+    amount: amount.toFixed(2),
+    currency: invoice.currency,
+    exchange_rate: exchangeRate.toString(),
+    converted_amount: toCents(amount.mul(exchangeRate)).toFixed(2),
+    date_received: payment.dateReceived,
+    ...payment.details,
+    created_at: at,
+    updated_at: at,
+  }).returning('id').executeTakeFirstOrThrow();
+  await recordInitialTransactionState(scope, tx.id, status, payment.actor, at);
+
+  const start = { transactionId: tx.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
+  if (method === 'ONLINE') {
+    const checkout = await services.payments.startCheckout(start);
+    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: checkout.reference, checkout_url: checkout.checkoutUrl })
+      .where('id', '=', tx.id).execute();
+  } else if (method === 'MOBILE_MONEY') {
+    const prompt = await services.payments.requestMobileMoney({ ...start, mobileNumber: payment.details!.mobile_number! });
+    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', tx.id).execute();
+    // A sandbox provider's "phone" is a page: where it is, so the client can be told.
+    return { id: tx.id, transactionNo, status, promptUrl: prompt.promptUrl };
+  }
+  return { id: tx.id, transactionNo, status, promptUrl: undefined };
+}
+
+/** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
+export async function expireCheckouts(scope: TenantScope, invoiceId: string, now: Date) {
+  const stale = await scope.selectFrom('transactions').select(['id', 'transaction_no', 'status'])
+    .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
+    .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
+  for (const tx of stale) {
+    await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, 'CANCELLED',
+      { by: 'system', id: null }, now, 'Checkout expired unfinished');
+  }
+}
+
+/**
+ * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
+ * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
+ * money was confirmed in); when confirmed money now covers the invoice, each policy it bills
+ * moves on, and the client hears of it. Runs in the caller's transaction. Returns false when the
+ * payment had already left `from` (a repeated or late event): nothing is changed then.
+ */
+export async function settlePayment(services: Pick<Services, 'notifier'>, scope: TenantScope, transactionId: string,
+  to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<boolean> {
+  const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
+  if (!found) return false;
+  const invoice = (await lockInvoice(scope, found.invoice_id))!;
+  const tx = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
+  if (tx.status === to) return false;
+  await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, to, actor, at, notes);
+
+  const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  const amount = `${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`;
+  if (CONFIRMED.includes(to)) {
+    const receipt = (await issueReceipt(scope, tx.id, at))!;
+    await notifyClient(services, scope, tx.client_id, {
+      title: `Payment ${tx.transaction_no} received`,
+      body: `We received ${amount} for invoice ${invoice.invoice_no} (receipt ${receipt.receiptNo}). ${figures.isClosed ? 'The invoice is paid in full.'
+        : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
+      entity: { name: 'transaction', id: tx.id },
+      message: { template: 'payment-received' },
+    });
+    if (figures.isClosed) {
+      await activatePaidPolicies(scope, invoice.id, at);
+      await completeMandatesOfPaidInvoice(scope, invoice, at);
+    }
+  } else {
+    await notifyClient(services, scope, tx.client_id, {
+      title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
+      body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).`,
+      entity: { name: 'transaction', id: tx.id },
+    });
+  }
+  return true;
+}
+
+/**
+ * The policies an invoice bills, paid in full: each one still `PROCESSING` (or `AWAITING_DEBIT`,
+ * paid under a direct debit) becomes `ACTIVE`, or `INACTIVE` until its start date (DESIGN.md
+ * section 4). Policies staff hold elsewhere stay put.
+ */
+export async function activatePaidPolicies(scope: TenantScope, invoiceId: string, at: Date) {
+  const today = at.toISOString().slice(0, 10);
+  const policies = await scope.selectFrom('invoice_items').innerJoin('policies', 'policies.id', 'invoice_items.policy_id')
+    .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.start_date'])
+    .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', 'in', ['PROCESSING', 'AWAITING_DEBIT'])
+    .forUpdate('policies').execute();
+  for (const policy of policies) {
+    await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, policy.start_date <= today ? 'ACTIVE' : 'INACTIVE',
+      { by: 'system', id: null }, at, 'Invoice paid in full');
+  }
+}
+

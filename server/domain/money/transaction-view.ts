@@ -1,0 +1,70 @@
+import type { components } from '../../../generated/api.js';
+import { notFound } from '../../platform/errors.js';
+import { invoiceFigures, paymentSums } from './figures.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+
+export type Transaction = components['schemas']['Transaction'];
+
+/** The client's payments with their invoices. Callers add their filters. */
+export function transactionQuery(scope: TenantScope, clientId: string) {
+  return scope.selectFrom('transactions')
+    .innerJoin('invoices as invoice', (join) => join.onRef('invoice.id', '=', 'transactions.invoice_id')
+      .onRef('invoice.tenant_id', '=', 'transactions.tenant_id'))
+    .where('transactions.client_id', '=', clientId);
+}
+
+export const transactionColumns = [
+  'transactions.id', 'transactions.transaction_no', 'transactions.invoice_id', 'transactions.policy_id', 'transactions.payment_method',
+  'transactions.status', 'transactions.amount', 'transactions.currency', 'transactions.exchange_rate', 'transactions.converted_amount',
+  'transactions.transaction_type', 'transactions.date_received', 'transactions.payee', 'transactions.payment_institution',
+  'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
+  'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
+  'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
+] as const;
+
+export const transactionRows = (scope: TenantScope, clientId: string) => transactionQuery(scope, clientId).select(transactionColumns);
+export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRows>['executeTakeFirstOrThrow']>>;
+
+/** Rows -> Transactions, each with its invoice's figures as they stand now. */
+export async function toTransactions(scope: TenantScope, rows: TransactionRow[]): Promise<Transaction[]> {
+  const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
+  return rows.map((row) => {
+    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!);
+    return {
+      id: row.id,
+      transactionNo: row.transaction_no,
+      invoiceId: row.invoice_id,
+      policyId: row.policy_id,
+      paymentMethod: row.payment_method,
+      status: row.status,
+      amount: Number(row.amount),
+      currency: row.currency,
+      exchangeRate: Number(row.exchange_rate),
+      convertedAmount: Number(row.converted_amount),
+      transactionType: row.transaction_type,
+      dateReceived: row.date_received,
+      payee: row.payee,
+      paymentInstitution: row.payment_institution,
+      description: row.description,
+      cheque: row.payment_method === 'CHEQUE' && row.cheque_no !== null
+        ? { chequeDate: row.cheque_date!, nameOnCheque: row.name_on_cheque!, chequeNo: row.cheque_no, chequeType: row.cheque_type! }
+        : null,
+      documents: row.document_ids,
+      checkoutUrl: row.checkout_url,
+      mobileNumber: row.mobile_number,
+      invoice: {
+        id: row.invoice_id, invoiceNo: row.invoice_no, currency: row.invoice_currency, amount: Number(row.invoice_amount),
+        amountPaid: figures.amountPaid, amountUnpaid: figures.amountUnpaid, status: figures.status, isClosed: figures.isClosed,
+      },
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  });
+}
+
+/** One of the client's payments as the API answers it, or 404. */
+export async function loadTransaction(scope: TenantScope, id: string, clientId: string): Promise<Transaction> {
+  const row = await transactionRows(scope, clientId).where('transactions.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Transaction');
+  return (await toTransactions(scope, [row]))[0];
+}

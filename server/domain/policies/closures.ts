@@ -1,0 +1,93 @@
+import type { components } from '../../../generated/api.js';
+import { violatedUniqueConstraint } from '../../platform/db/errors.js';
+import { badRequest, conflict } from '../../platform/errors.js';
+import { checkOwnDocuments } from '../documents/owned.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { todayOf } from './rules.js';
+import { ownRow } from '../../platform/ownership.js';
+
+export type PolicyClosure = components['schemas']['PolicyClosure'];
+
+/** The client's closure requests joined to the policy each is about. Callers add their filters. */
+export function closureQuery(scope: TenantScope, clientId: string) {
+  return scope.selectFrom('policy_closures')
+    .innerJoin('policies as policy', (join) => join.onRef('policy.id', '=', 'policy_closures.policy_id')
+      .onRef('policy.tenant_id', '=', 'policy_closures.tenant_id'))
+    .where('policy_closures.client_id', '=', clientId);
+}
+
+export const closureColumns = [
+  'policy_closures.id', 'policy_closures.status', 'policy_closures.reason', 'policy_closures.effective_date',
+  'policy_closures.notes', 'policy_closures.document_ids', 'policy_closures.reviewed_at', 'policy_closures.review_notes',
+  'policy_closures.created_at', 'policy_closures.updated_at',
+  'policy.id as policy_id', 'policy.policy_no', 'policy.policy_type', 'policy.state as policy_state',
+  'policy.start_date as policy_start_date', 'policy.end_date as policy_end_date',
+] as const;
+
+/** The client's requests with every column a PolicyClosure shows. */
+export const closureRows = (scope: TenantScope, clientId: string) => closureQuery(scope, clientId).select(closureColumns);
+type ClosureRow = Awaited<ReturnType<ReturnType<typeof closureRows>['executeTakeFirstOrThrow']>>;
+
+/** Row -> PolicyClosure. */
+export function toPolicyClosure(row: ClosureRow): PolicyClosure {
+  return {
+    id: row.id,
+    status: row.status,
+    reason: row.reason,
+    effectiveDate: row.effective_date,
+    notes: row.notes,
+    documentIds: row.document_ids,
+    policy: {
+      id: row.policy_id,
+      policyNo: row.policy_no,
+      policyType: row.policy_type as PolicyClosure['policy']['policyType'],
+      state: row.policy_state,
+      startDate: row.policy_start_date,
+      endDate: row.policy_end_date,
+    },
+    reviewedAt: row.reviewed_at === null ? null : new Date(row.reviewed_at).toISOString(),
+    reviewNotes: row.review_notes,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/**
+ * The signed-in client's request with this id, or 404 (another client's or tenant's id included).
+ * `lock` holds the request's row for the caller's transaction, so a review cannot slip in between
+ * the pending check and the change.
+ */
+export const ownClosure = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClosureRow> =>
+  ownRow(closureRows(scope, clientId), 'policy_closures', id, 'Policy closure', options);
+
+/** Only a request still under review may be changed or withdrawn (DESIGN.md section 4). */
+export function assertPending(row: Pick<ClosureRow, 'status' | 'policy_no'>): void {
+  if (row.status !== 'PENDING_REVIEW') {
+    throw conflict(`The closure request for policy ${row.policy_no} is ${row.status}; only a request PENDING_REVIEW can be changed or withdrawn`,
+      'CLOSURE_REVIEWED');
+  }
+}
+
+/** Cover can end today at the earliest, and not after the policy would have ended anyway. */
+export function checkEffectiveDate(effectiveDate: string, policyEndDate: string, now: Date): void {
+  const today = todayOf(now).date;
+  if (effectiveDate < today) throw badRequest(`body.effectiveDate must not be in the past (today is ${today})`);
+  if (effectiveDate > policyEndDate) throw badRequest(`body.effectiveDate must not be after the policy's endDate (${policyEndDate})`);
+}
+
+/** Supporting documents: each named once, each one of the client's own uploads. */
+export const checkDocuments = (scope: TenantScope, clientId: string, ids: readonly string[]) =>
+  checkOwnDocuments(scope, clientId, ids, 'body.documentIds');
+
+/** The unique index allows one pending request per policy: the last wall behind the policy row lock. */
+export async function guardOnePending<T>(policyNo: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (violatedUniqueConstraint(error) === 'policy_closures_one_pending') throw pendingConflict(policyNo);
+    throw error;
+  }
+}
+
+export const pendingConflict = (policyNo: string) =>
+  conflict(`Policy ${policyNo} already has a closure request under review; change that one instead`, 'CLOSURE_PENDING');

@@ -1,0 +1,192 @@
+import { Decimal } from 'decimal.js';
+import type { components } from '../../../generated/api.js';
+import type { HandlerContext } from '../../platform/context.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { notifyClient } from '../clients/notifications.js';
+import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
+import { nextNumber } from '../../platform/numbering.js';
+import { initialPolicyState, recordInitialState } from '../states/policy.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { visibleProducts } from '../products/visible.js';
+import { priceCover } from './reprice.js';
+import { checkTerm, todayOf, type Asset, type Today } from './rules.js';
+import { loadPolicy, type Policy } from './view.js';
+
+export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
+
+/**
+ * The ACTIVE ONLINE product a client may buy, for this policy type, or 400 naming `productId`.
+ * `db` is the caller's transaction when it has one.
+ */
+export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db) {
+  const product = await visibleProducts(ctx, db).where('products.id', '=', productId)
+    .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates',
+      // What a quote shows of the product (PolicyProduct).
+      'products.name', 'products.code', 'insurer.id as insurer_id', 'insurer.name as insurer_name', 'insurer.type as insurer_type',
+      'insurer.kind as insurer_kind', 'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color'])
+    .executeTakeFirst();
+  if (!product) throw badRequest(`${root}.productId: no ACTIVE ONLINE product with this id is available`);
+  if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
+  return product;
+}
+
+/** An ACTIVE currency, and an exchange rate of 1 for the tenant's base (default) currency. */
+export async function checkCurrency(scope: TenantScope, currency: string, exchangeRate: number, root = 'body') {
+  const row = await scope.db.selectFrom('currencies').select(['code', 'status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  if (!row || row.status !== 'ACTIVE') throw badRequest(`${root}.currency: ${currency} is not an ACTIVE currency (see GET /currencies)`);
+  if (row.is_default && exchangeRate !== 1) throw badRequest(`${root}.exchangeRate must be 1 for ${currency}, the base currency`);
+}
+
+/** What a client's create body may not say: a policy number, an originating staff member, another client. */
+export function checkClientFields(body: { policyNo?: string; originatingStaffId?: string; clientId?: string }, clientId: string, root = 'body') {
+  if (body.policyNo !== undefined) throw badRequest(`${root}.policyNo is assigned by the server; leave it out`);
+  if (body.originatingStaffId !== undefined) throw badRequest(`${root}.originatingStaffId can only be set by staff; leave it out`);
+  if (body.clientId !== undefined && body.clientId !== clientId) throw badRequest(`${root}.clientId: a client can only create policies for itself`);
+}
+
+/** The fields of a create body a renewal check reads. */
+export interface RenewalFields { oldPolicyId?: string; businessType: string; policyType: string }
+
+/** The policy a renewal names: the client's own, of the same type, and not renewed yet. */
+export async function checkRenewal(scope: TenantScope, body: RenewalFields, clientId: string, root = 'body') {
+  if (body.oldPolicyId === undefined) return;
+  // Another client's policy is as unknown as one that never existed: 404, like a path id.
+  const old = await scope.selectFrom('policies').select(['id', 'policy_no', 'policy_type'])
+    .where('id', '=', body.oldPolicyId).where('client_id', '=', clientId).executeTakeFirst();
+  if (!old) throw notFound('Policy');
+  if (body.businessType !== 'RENEWAL') throw badRequest(`${root}.oldPolicyId is only allowed when ${root}.businessType is RENEWAL`);
+  if (old.policy_type !== body.policyType) throw badRequest(`${root}.oldPolicyId: policy ${old.policy_no} is ${old.policy_type} cover, not ${body.policyType}`);
+  await assertNotRenewed(scope, old);
+}
+
+export async function assertNotRenewed(scope: TenantScope, old: { id: string; policy_no: string }) {
+  const renewal = await scope.selectFrom('policies').select('policy_no').where('old_policy_id', '=', old.id).executeTakeFirst();
+  if (renewal) throw conflict(`Policy ${old.policy_no} has already been renewed by ${renewal.policy_no}`, 'ALREADY_RENEWED');
+}
+
+/** A create body checked and priced, ready to be written: nothing is written yet. */
+export interface PreparedPolicy {
+  body: PolicyCreateRequest;
+  /** Where its error messages point (`body`, or `cart[<id>]` for a cart item). */
+  root: string;
+  product: Awaited<ReturnType<typeof sellableProduct>>;
+  exchangeRate: number;
+  generateInvoice: boolean;
+  fleetDiscountRate: number | null;
+  assets: Asset[];
+  rating: ReturnType<typeof priceCover>['rating'];
+  columns: ReturnType<typeof priceCover>['columns'];
+  now: Date;
+  today: Today;
+}
+
+/**
+ * Checks what the schema cannot about a client's create body (any policy type) and prices it,
+ * writing nothing: the product, the currency, the dates, the assets' rules, a quoted premium.
+ * `scope` is the caller's transaction when it has one.
+ */
+export async function preparePolicy(ctx: HandlerContext, scope: TenantScope, clientId: string, body: PolicyCreateRequest, root = 'body'): Promise<PreparedPolicy> {
+  checkClientFields(body, clientId, root);
+  const now = ctx.clock.now();
+  const today = todayOf(now);
+  checkTerm(body.startDate, body.endDate, today, root);
+  const exchangeRate = body.exchangeRate ?? 1;
+  const generateInvoice = body.generateInvoice ?? true;
+  const fleetDiscountRate = 'fleetDiscountRate' in body ? body.fleetDiscountRate ?? null : null;
+
+  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db);
+  await checkCurrency(scope, body.currency, exchangeRate, root);
+  const { assets, rating, columns } = priceCover({
+    policyType: body.policyType, premiumRates: product.premium_rates, currency: body.currency,
+    startDate: body.startDate, endDate: body.endDate, fleetDiscountRate,
+    schemeSumInsured: 'sumInsured' in body ? body.sumInsured : undefined,
+    assets: body.assets as Asset[], quotedPremium: body.premium,
+  }, today, root);
+  return { body, root, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today };
+}
+
+export interface WriteOptions {
+  /** Raise the policy's own invoice when it asks for one (the default); a cart checkout bills its policies on one invoice instead. */
+  ownInvoice?: boolean;
+  /** Tell the client (the default); a cart checkout tells it once for all its policies. */
+  notify?: boolean;
+}
+
+/**
+ * Writes a prepared policy in the caller's transaction: the renewal check, its number, the
+ * policy, its assets, its first state (`PROCESSING` when invoiced, else `DRAFT`), and unless told
+ * otherwise its invoice and the client's notification. Answers what an invoice needs to bill it.
+ */
+export async function writePolicy(
+  ctx: HandlerContext, scope: TenantScope, clientId: string, prepared: PreparedPolicy, { ownInvoice = true, notify = true }: WriteOptions = {},
+): Promise<BilledPolicy> {
+  const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today } = prepared;
+  await checkRenewal(scope, body, clientId, prepared.root);
+  const policyNo = await nextNumber(scope, 'POL');
+  const state = initialPolicyState(generateInvoice);
+  const policy = await scope.insertInto('policies', {
+    policy_no: policyNo,
+    client_id: clientId,
+    product_id: product.id,
+    policy_type: body.policyType,
+    state,
+    coverage_type: body.coverageType ?? product.sub_category ?? product.category,
+    cover_type: body.coverType ?? null,
+    business_type: body.businessType,
+    business_category: body.businessCategory ?? 'LOCAL',
+    currency: body.currency,
+    exchange_rate: exchangeRate,
+    ...columns,
+    fleet_discount_rate: fleetDiscountRate,
+    start_date: body.startDate,
+    end_date: body.endDate,
+    generate_invoice: generateInvoice,
+    old_policy_id: body.oldPolicyId ?? null,
+    notes: body.notes ?? null,
+    description: body.description ?? null,
+    additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
+    group_id: body.groupId ?? null,
+    created_by_staff_id: null,
+    originating_staff_id: null,
+    created_at: now,
+    updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  await writeAssets(scope, policy.id, assets, rating.assetPremiums);
+  await recordInitialState(scope, policy.id, state, { by: 'client', id: clientId }, now);
+  const billed = { id: policy.id, policyNo, premium: rating.premium };
+  if (generateInvoice && ownInvoice) {
+    await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed] }, today.date, now);
+  }
+  if (notify) {
+    await notifyClient(ctx, scope, clientId, {
+      title: `Policy ${policyNo} created`,
+      body: `Your ${body.policyType.replaceAll('_', ' ').toLowerCase()} policy ${policyNo} costs ${body.currency} ${rating.premium.toFixed(2)}.`
+        + (generateInvoice ? ' Pay its invoice to activate it.' : ' It is a draft until its invoice is raised.'),
+      entity: { name: 'policy', id: policy.id },
+    });
+  }
+  return billed;
+}
+
+/**
+ * Creates a policy for the signed-in client from a create body (any policy type): checks what the
+ * schema cannot, prices it, numbers it, and writes the policy, its assets, its first state, its
+ * invoice and the client's notification in one transaction.
+ */
+export async function issuePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest): Promise<Policy> {
+  const prepared = await preparePolicy(ctx, ctx.scope, clientId, body);
+  const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared));
+  return loadPolicy(ctx.scope, id, clientId);
+}
+
+/** Replaces a policy's assets with these, priced. */
+export async function writeAssets(scope: TenantScope, policyId: string, assets: Asset[], premiums: Decimal[]) {
+  await scope.deleteFrom('policy_assets').where('policy_id', '=', policyId).execute();
+  await scope.insertInto('policy_assets', assets.map((asset, position) => ({
+    policy_id: policyId,
+    position,
+    details: JSON.stringify(asset),
+    sum_insured: typeof asset.sumInsured === 'number' ? asset.sumInsured : null,
+    premium: premiums[position].toFixed(2),
+  }))).execute();
+}

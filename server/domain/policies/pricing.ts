@@ -1,0 +1,66 @@
+import { Decimal } from 'decimal.js';
+import type { components } from '../../../generated/api.js';
+import { ApiError, badRequest } from '../../platform/errors.js';
+import { ratePolicy, RatingError, type Rating } from '../rating/index.js';
+import type { Asset } from './rules.js';
+
+type PremiumBreakdown = components['schemas']['PremiumBreakdown'];
+
+export interface PricingInput {
+  policyType: string;
+  premiumRates: Record<string, number>;
+  currency: string;
+  startDate: string;
+  endDate: string;
+  fleetDiscountRate?: number | null;
+  currentYear: number;
+  /** The assets as checked (without prices). */
+  assets: Asset[];
+  /** What the caller said the prices are, if it did: they must be the server's. */
+  quoted?: { premium?: number; assetPremiums?: (number | undefined)[] };
+  root?: string;
+}
+
+const REFUSE = (where: string, price: Decimal, currency: string) => new ApiError(422, 'PREMIUM_MISMATCH',
+  `${where} must be ${price.toFixed(2)} ${currency}, the price of this cover (leave premium out to accept it)`);
+
+/**
+ * Prices a policy through the rating engine. A client never sets its own price: a premium it
+ * sends (for the policy or an asset) must equal the engine's to the cent, else 422 with the price.
+ */
+export function pricePolicy(input: PricingInput): Rating {
+  const root = input.root ?? 'body';
+  let rating: Rating;
+  try {
+    rating = ratePolicy(input);
+  } catch (error) {
+    if (error instanceof RatingError) throw badRequest(`${root}.assets[${error.assetIndex}].${error.field} ${error.message}`);
+    throw error;
+  }
+  const quoted = input.quoted;
+  if (quoted?.premium !== undefined && !rating.premium.eq(quoted.premium)) throw REFUSE(`${root}.premium`, rating.premium, input.currency);
+  quoted?.assetPremiums?.forEach((price, index) => {
+    if (price !== undefined && !rating.assetPremiums[index].eq(price)) throw REFUSE(`${root}.assets[${index}].premium`, rating.assetPremiums[index], input.currency);
+  });
+  return rating;
+}
+
+/** The breakdown as the API shows it. */
+export function breakdownOf(rating: Rating, currency: string): PremiumBreakdown {
+  return {
+    currency,
+    lines: rating.lines.map((line) => ({ ...line, amount: line.amount.toNumber() })),
+    annualPremium: rating.annualPremium.toNumber(),
+    termDays: rating.termDays,
+    termFactor: rating.termFactor.toNumber(),
+    minimumPremium: rating.minimumPremium.toNumber(),
+    premium: rating.premium.toNumber(),
+  };
+}
+
+/** The policy's sum insured: the scheme's own where the type has one, else the assets' total. */
+export function sumInsuredOf(schemeSumInsured: number | undefined, assets: Asset[]): string | null {
+  if (schemeSumInsured !== undefined) return new Decimal(schemeSumInsured).toFixed(2);
+  const amounts = assets.map((asset) => asset.sumInsured).filter((value): value is number => typeof value === 'number');
+  return amounts.length === 0 ? null : amounts.reduce((sum, value) => sum.plus(value), new Decimal(0)).toFixed(2);
+}

@@ -1,0 +1,46 @@
+import { checkAgainstSchema } from '../../platform/validation.js';
+import { breakdownOf, pricePolicy, sumInsuredOf } from './pricing.js';
+import { checkAssets, type Asset, type Today } from './rules.js';
+import { POLICY_TYPES } from './types-catalogue.js';
+
+/** Checks assets sent without their type's schema around them (PATCH, renewal) against it. */
+export function checkAssetShapes(policyType: string, assets: unknown[], root = 'body') {
+  const { assetSchema } = POLICY_TYPES[policyType as keyof typeof POLICY_TYPES];
+  assets.forEach((asset, index) => checkAgainstSchema(assetSchema, asset, `${root}.assets[${index}]`));
+}
+
+/** What a policy covers and for how long: everything its price depends on. */
+export interface Cover {
+  policyType: string;
+  premiumRates: Record<string, number>;
+  currency: string;
+  startDate: string;
+  endDate: string;
+  fleetDiscountRate: number | null;
+  schemeSumInsured?: number;
+  /** The assets as sent (prices, if any, are the caller's quotes). */
+  assets: Asset[];
+  /** The policy premium the caller quoted, if it did. */
+  quotedPremium?: number;
+}
+
+/**
+ * Checks a cover's assets against the rules the schema cannot state, prices it, and answers the
+ * assets as stored with the policy columns that follow from the price.
+ */
+export function priceCover(cover: Cover, today: Today, root = 'body') {
+  const assets = checkAssets(cover.policyType, cover.assets, cover, today, root);
+  const rating = pricePolicy({
+    ...cover, assets, currentYear: today.year, root,
+    quoted: { premium: cover.quotedPremium, assetPremiums: cover.assets.map((asset) => asset.premium as number | undefined) },
+  });
+  return {
+    assets,
+    rating,
+    columns: {
+      premium: rating.premium.toFixed(2),
+      premium_breakdown: JSON.stringify(breakdownOf(rating, cover.currency)),
+      sum_insured: sumInsuredOf(cover.schemeSumInsured, assets),
+    },
+  };
+}

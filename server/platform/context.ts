@@ -1,0 +1,48 @@
+import type { PaymentProvider } from './payments/provider.js';
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
+import type { Db } from './db/database.js';
+import type { Notifier } from './notifier.js';
+import type { FileStorage } from './storage/storage.js';
+import type { TenantScope } from './tenancy.js';
+
+/** The company whose application called, resolved from the `Api-Key` header. */
+export interface Tenant {
+  id: string;
+  name: string;
+  subdomain: string;
+  firebaseProjectId: string | null;
+  apiKeyMode: 'sandbox' | 'production';
+}
+
+/** Who is calling within the tenant. */
+export type Actor =
+  | { kind: 'anonymous' }
+  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date };
+
+/** Services shared by every request (created once per app). */
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  notifier: Notifier;
+  /** Where uploaded documents' bytes live (local disk or S3); created once from the config. */
+  storage?: FileStorage;
+  /** Card checkouts and mobile money prompts (the sandbox provider unless configured otherwise). */
+  payments: PaymentProvider;
+  /**
+   * Posts a webhook to this API's own `POST /webhooks/payments/{provider}`, over the same route a
+   * provider reaches (signature checked on the raw bytes): how the sandbox provider reports.
+   */
+  deliverWebhook(provider: string, delivery: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number; body: string }>;
+  /** Signs an access token for a client of a tenant. */
+  signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+}
+
+/** What a handler receives besides the request: everything with side effects is injected. */
+export interface HandlerContext extends Services {
+  tenant: Tenant;
+  actor: Actor;
+  /** Tenant-scoped access to tenant-owned tables. */
+  scope: TenantScope;
+}

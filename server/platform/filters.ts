@@ -1,0 +1,25 @@
+import { isValid, parse } from 'date-fns';
+import { sql } from 'kysely';
+import { badRequest } from './errors.js';
+
+/** Query-filter helpers shared by the list handlers. */
+
+/** An ILIKE pattern matching `text` anywhere, with LIKE's wildcards in `text` taken literally. */
+export function containsPattern(text: string): string {
+  // Backslash is PostgreSQL's default LIKE escape character.
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** `YYYY-MM-DD` or day-month-year `DD-MM-YYYY` (the seed's filter form) -> `YYYY-MM-DD`, or 400 naming the parameter. */
+export function isoDate(value: string, where: string): string {
+  const parsed = /^\d{4}-/.test(value) ? parse(value, 'yyyy-MM-dd', new Date(0)) : parse(value, 'dd-MM-yyyy', new Date(0));
+  if (!isValid(parsed)) throw badRequest(`${where} is not a real date: ${value}`);
+  return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A reference that is either a row's id or its human number (`INV-0012`, any case), as a condition. */
+export const idOrNumber = (ref: string, idColumn: string, numberColumn: string) => (UUID.test(ref)
+  ? sql<boolean>`${sql.ref(idColumn)} = ${ref}::uuid`
+  : sql<boolean>`upper(${sql.ref(numberColumn)}) = upper(${ref})`);
