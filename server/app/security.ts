@@ -1,4 +1,9 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyJwt from '@fastify/jwt';
 import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../platform/config.js';
 import { hashApiKey } from '../platform/auth/api-keys.js';
 import type { Actor, Services, Tenant } from '../platform/context.js';
 import { notFound, unauthorized } from '../platform/errors.js';
@@ -95,3 +100,19 @@ export async function webhookSignatureCheck(services: Services, request: Fastify
   if (!provider) throw notFound('Payment provider');
   provider.verifyWebhook(request.headers, request.rawBody ?? Buffer.alloc(0), services.clock.now());
 }
+
+/** Browser-facing headers (helmet, CORS) and the access tokens' signer and verifier. */
+export const security = fp(async (app, { config }: { config: Config }) => {
+  await app.register(helmet, { global: true });
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? true : config.corsOrigins,
+    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key'],
+    exposedHeaders: ['Retry-After', 'Content-Disposition', 'X-Content-SHA256'],
+    maxAge: 600,
+  });
+  await app.register(fastifyJwt, {
+    secret: config.jwtSecret,
+    sign: { algorithm: 'HS256', expiresIn: config.jwtTtlSeconds },
+    verify: { algorithms: ['HS256'] },
+  });
+}, { name: 'coverline-security', fastify: '5.x' });

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, errorBody, HtmlError, validationMessage } from '../platform/errors.js';
+
+/** Answers `{statusCode, message, error, code}`: the one error shape of the API. */
+export function sendError(reply: FastifyReply, statusCode: number, message: string, code?: string) {
+  return reply.code(statusCode).type('application/json').send(errorBody(statusCode, message, code));
+}
+
+/** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */
+function lostDatabaseConnection(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08/.test(code))) return true;
+  return /Connection terminated|Client has encountered a connection error|connection is closed/i.test(error.message);
+}
+
+/** Fastify's own 4xx errors, in our words and codes. */
+const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => [code: string, message: string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ['PAYLOAD_TOO_LARGE', 'Request body is too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) => ['UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here`],
+  FST_ERR_CTP_INVALID_JSON_BODY: () => ['INVALID_JSON', 'The body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => ['INVALID_JSON', 'The body is empty but Content-Type is application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ['INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
+};
+
+/** Maps every failure to the error shape; 5xx details stay in the log. */
+function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HtmlError) {
+    reply.headers(error.headers);
+    return reply.code(error.statusCode).type('text/html; charset=utf-8').send(error.html);
+  }
+  if (error instanceof ApiError) {
+    reply.headers(error.headers);
+    return sendError(reply, error.statusCode, error.message, error.code);
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation?.length) {
+    const context = fastifyError.validationContext === 'querystring' ? 'query' : fastifyError.validationContext ?? 'request';
+    return sendError(reply, 400, validationMessage(context, fastifyError.validation as any), 'VALIDATION_ERROR');
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const [code, message] = FASTIFY_ERRORS[fastifyError.code]?.(request) ?? [
+      status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST',
+      fastifyError.message,
+    ];
+    return sendError(reply, status, message, code);
+  }
+  if (lostDatabaseConnection(error)) {
+    // The transaction died with its connection, so nothing was written: the caller may retry.
+    request.log.warn({ err: error }, 'database connection lost');
+    reply.header('retry-after', '1');
+    return sendError(reply, 503, 'The database connection was lost and nothing was saved; retry the request (with the same Idempotency-Key)', 'SERVICE_UNAVAILABLE');
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');
+}
+
+/** Every error, anywhere (validation, security, handlers, unknown routes), in the one error shape. */
+export const errorHandling = fp(async (app) => {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'ROUTE_NOT_FOUND'));
+}, { name: 'coverline-errors', fastify: '5.x' });

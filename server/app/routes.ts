@@ -1,0 +1,99 @@
+import contentDisposition from 'content-disposition';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import fp from 'fastify-plugin';
+import { handlers } from '../../handlers/index.js';
+import type { HandlerContext } from '../platform/context.js';
+import type { FileResult, RedirectResult } from '../platform/files.js';
+import { multipartParts } from '../platform/multipart.js';
+import { API_PREFIX, documentForRouting, operationIndex, type OperationMeta } from '../platform/openapi.js';
+import { TenantScope } from '../platform/tenancy.js';
+import { checkBody, checkNoNul, discardUnreadBody, type RouteBodyConfig } from './body.js';
+import { securityHook, webhookSignatureCheck } from './security.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app serves (method and URL), in registration order. */
+    routeTable: { method: string; url: string }[];
+  }
+}
+
+/** No tenant yet (an operation without security): a scope that matches no tenant's rows. */
+const NO_TENANT = '00000000-0000-0000-0000-000000000000';
+
+function sendFile(reply: FastifyReply, file: FileResult) {
+  reply.type(file.contentType);
+  if (file.size !== undefined) reply.header('content-length', file.size);
+  if (file.filename) {
+    // An ASCII `filename` for every client, the exact name in `filename*`: the header stays 7-bit.
+    const fallback = file.filename.replace(/[^\x20-\x7e]/g, '_');
+    reply.header('content-disposition', contentDisposition(file.filename, { type: file.disposition ?? 'attachment', fallback }));
+  }
+  if (file.headers) reply.headers(file.headers);
+  return reply.send(file.body);
+}
+
+/**
+ * Every operation of the bundled contract, routed by fastify-openapi-glue (method, URL and ajv
+ * schemas from the contract) to its handler in `handlers/`, behind the security it names; the
+ * handler's answer is sent as JSON (in its envelope where the contract has one), a file or a redirect.
+ */
+export const routes = fp(async (app) => {
+  const { services } = app;
+  const { config } = services;
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
+  });
+
+  const route = (meta: OperationMeta) => {
+    const handler = (handlers as Record<string, (ctx: HandlerContext, req: any) => Promise<any>>)[meta.operationId];
+    if (!handler) throw new Error(`no handler for ${meta.operationId}`);
+    const bodyConfig: RouteBodyConfig = { operationId: meta.operationId, rawBody: meta.signed, bodyTypes: meta.bodyTypes };
+    return {
+      config: bodyConfig,
+      onRequest: securityHook(services, meta.security),
+      preValidation: async (request: FastifyRequest) => {
+        checkBody(meta, request);
+        // A signed request's signature is checked over its bytes before anything is read from it.
+        if (meta.signed) await webhookSignatureCheck(services, request);
+        checkNoNul(request);
+      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };
+        const ctx: HandlerContext = {
+          ...services,
+          tenant: caller.tenant,
+          actor: caller.actor,
+          scope: new TenantScope(services.db, caller.tenant?.id ?? NO_TENANT),
+        };
+        const parts = meta.multipart && request.isMultipart() ? multipartParts(request) : undefined;
+        const result = await handler(ctx, {
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          parts,
+          headers: request.headers,
+          ip: request.ip,
+        }).finally(() => { if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles); });
+        reply.code(meta.successStatus);
+        if (meta.successStatus === 204) return reply.send();
+        if (result?.kind === 'redirect') return reply.header('location', (result as RedirectResult).location).send();
+        if (result?.kind === 'file') return sendFile(reply, result as FileResult);
+        return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
+      },
+    };
+  };
+
+  const operations = operationIndex();
+  await app.register(openapiGlue, {
+    specification: documentForRouting(),
+    prefix: API_PREFIX,
+    operationResolver: (operationId: string) => {
+      const meta = operations.get(operationId);
+      if (!meta) throw new Error(`operation ${operationId} is not in the contract`);
+      // glue fills in method, url and schema; the resolver adds the handler and security.
+      return route(meta) as any;
+    },
+  });
+}, { name: 'coverline-routes', fastify: '5.x', dependencies: ['coverline-services', 'coverline-body', 'coverline-errors'] });

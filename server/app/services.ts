@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { systemClock, type Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
+import type { Services } from '../platform/context.js';
+import type { Db } from '../platform/db/database.js';
+import { outboxNotifier, type Notifier } from '../platform/notifier.js';
+import { API_PREFIX } from '../platform/openapi.js';
+import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
+import { createStorage } from '../platform/storage/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services handlers get (database, clock, notifier, payment provider...), for background jobs. */
+    services: Services;
+  }
+}
+
+export interface ServiceOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  notifier?: Notifier;
+  /** The payment provider; the sandbox one unless given. */
+  payments?: PaymentProvider;
+}
+
+/** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
+export const services = fp(async (app, options: ServiceOptions) => {
+  const { config, db } = options;
+  const made: Services = {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    notifier: options.notifier ?? outboxNotifier,
+    storage: createStorage(config),
+    payments: options.payments ?? sandboxProvider(config),
+    async deliverWebhook(provider, { headers, body }) {
+      const answer = await app.inject({ method: 'POST', url: `${API_PREFIX}/webhooks/payments/${encodeURIComponent(provider)}`, headers, payload: body });
+      if (answer.statusCode >= 300) app.log.warn({ provider, statusCode: answer.statusCode, answer: answer.body }, 'payment webhook refused');
+      return { statusCode: answer.statusCode, body: answer.body };
+    },
+    async signAccessToken({ tenantId, clientId, sessionVersion }) {
+      const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
+      const { exp } = app.jwt.decode<{ exp: number }>(token)!;
+      return { token, expiresAt: new Date(exp * 1000) };
+    },
+  };
+  app.decorate('services', made);
+}, { name: 'coverline-services', fastify: '5.x', dependencies: ['coverline-security'] });
