@@ -138,7 +138,7 @@ async function lastNumber(tenantId: string, series: string): Promise<number> {
   return row ? Number(row.last_value) : 0;
 }
 
-/** `PREFIX-0012` from a number in SQL, padded like server/numbering.ts (never cut, as lpad would). */
+/** `PREFIX-0012` from a number in SQL, padded like server/platform/numbering.ts (never cut, as lpad would). */
 const numbered = (prefix: string, n: ReturnType<typeof sql>) => sql`${prefix} || '-' || lpad((${n})::text, greatest(4, length((${n})::text)), '0')`;
 
 /**

@@ -2,7 +2,7 @@
  * The typed policy creates (`POST /client/policies/<path>`) and quotes (`POST /client/quotes/<path>`)
  * are one family of near-identical operations: their path files are written from the table
  * spec/policy-kinds.yaml with the two templates below, into spec/paths/generated/. `npm run
- * generate` calls `writePolicyKindPaths` before it bundles; test/spec-kinds.test.ts checks the files
+ * generate` calls `writePolicyKindPaths` before it bundles; test/static/spec-kinds.test.ts checks the files
  * on disk are what `policyKindPaths` makes. Change the wording here, a kind in the table; never
  * the generated files.
  */

@@ -10,7 +10,7 @@
  * 3. typescript-fetch into generated/sdk (cleaned first; build output, not committed), with one
  *    7.0.0 template patched (oneOf models imported their members' types as values);
  * 4. `tsc --strict` over the SDK alone (scripts/sdk.tsconfig.json: ES2022 + DOM, bundler
- *    resolution, verbatimModuleSyntax), and over test/sdk.test.ts against it;
+ *    resolution, verbatimModuleSyntax), and over test/http/sdk.test.ts against it;
  * 5. typing checks: no `any` where the contract has a type, every envelope's `data` typed,
  *    nullable and required properties as the contract says.
  *
@@ -30,7 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rel = (file: string) => path.relative(root, file);
 const bundlePath = path.join(root, 'generated/openapi.json');
 const tsconfigPath = path.join(root, 'scripts/sdk.tsconfig.json');
-const smokeTestPath = path.join(root, 'test/sdk.test.ts');
+const smokeTestPath = path.join(root, 'test/http/sdk.test.ts');
 
 class Failure extends Error {}
 function fail(message: string): never {

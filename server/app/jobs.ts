@@ -4,7 +4,7 @@ import { raiseDueDebits } from '../domain/money/due-debits.js';
 import { purgeFinished } from '../platform/jobs/queue.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
 
-/** Raises the payments of direct debits due today (server/jobs/due-debits.ts). */
+/** Raises the payments of direct debits due today (server/domain/money/due-debits.ts). */
 export const DUE_DEBITS_QUEUE = 'direct-debits.due';
 /** Deletes finished jobs past their keeping time. */
 export const PURGE_JOBS_QUEUE = 'jobs.purge';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
-import { ratePolicy, RatingError, type Rating, type RatingInput } from '../../server/rating/index.js';
+import { ratePolicy, RatingError, type Rating, type RatingInput } from '../../server/domain/rating/index.js';
 
 /**
- * The rating engine alone (server/rating): no database, no HTTP. Every tariff factor it implements
+ * The rating engine alone (server/domain/rating): no database, no HTTP. Every tariff factor it implements
  * has its own describe, and every expected figure is worked by hand in the test (the arithmetic is
  * in a comment beside it), never by the engine's own helpers. Money is compared as strings with two
  * decimals (`toFixed(2)`), never as floats.
@@ -21,7 +21,7 @@ import { ratePolicy, RatingError, type Rating, type RatingInput } from '../../se
  * 6 dp; 365 and 366 days are one year), rounded half-up to cents, then the minimum premium.
  */
 
-// The sandbox AUTO products' premiumRates (server/db/data/sandbox-products.json; checked below).
+// The sandbox AUTO products' premiumRates (server/platform/db/data/sandbox-products.json; checked below).
 const AUTO_RATES = {
   privateComprehensiveRate: 5.0,
   commercialComprehensiveRate: 6.0,
@@ -75,7 +75,7 @@ function ratingErrorOf(run: () => unknown): RatingError {
 
 describe('the figures below are the sandbox tariff', () => {
   test('AUTO_RATES and HOME_RATES are the sandbox products\' premiumRates', () => {
-    const products = JSON.parse(readFileSync(new URL('../../server/db/data/sandbox-products.json', import.meta.url), 'utf8')) as { code: string; premiumRates: Record<string, number> }[];
+    const products = JSON.parse(readFileSync(new URL('../../server/platform/db/data/sandbox-products.json', import.meta.url), 'utf8')) as { code: string; premiumRates: Record<string, number> }[];
     const ratesOf = (code: string) => products.find((p) => p.code === code)?.premiumRates;
     expect(ratesOf('AUTO-ONLINE')).toEqual(AUTO_RATES);
     expect(ratesOf('AUTO-FLEET-OFFLINE')).toEqual(AUTO_RATES);
@@ -514,7 +514,7 @@ describe('rate basis by policy type (the product\'s rate, in percent, of one ass
   });
 
   test('every other non-motor type of the sandbox catalogue is priced on sumInsured', () => {
-    const products = JSON.parse(readFileSync(new URL('../../server/db/data/sandbox-products.json', import.meta.url), 'utf8')) as { category: string }[];
+    const products = JSON.parse(readFileSync(new URL('../../server/platform/db/data/sandbox-products.json', import.meta.url), 'utf8')) as { category: string }[];
     const special = ['AUTO', 'GROUP_FUNERAL', 'LIFE', 'GROUP_PERSONAL_ACCIDENT', 'GROUP_LIFE_PERSONAL_ACCIDENT', 'GROUP_LIFE', 'WORKMENS_COMPENSATION', 'CONTRACTORS_ALL_RISKS', 'BONDS'];
     const others = [...new Set(products.map((p) => p.category))].filter((type) => !special.includes(type));
     expect(others.length).toBeGreaterThan(25);

@@ -2,7 +2,7 @@
  * The documentation page each operation should have: the "docs page" column of the API surface map
  * (shared/SURFACE.md), copied here because the docs site's URLs are part of what integrators
  * bookmark and link to. An operation's page path is its `x-doc-slug` (see spec/README.md);
- * test/doc-slugs.test.ts holds the contract to this table.
+ * test/static/doc-slugs.test.ts holds the contract to this table.
  */
 
 /** Operations the surface map names one by one: operationId -> page under /docs/. */

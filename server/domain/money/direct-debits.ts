@@ -4,7 +4,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 
 /**
  * Direct debit mandates (DESIGN.md section 4): a client asks for its policy's invoice to be paid
- * by mobile money in instalments; on each due date the due-debit job (server/jobs/due-debits.ts)
+ * by mobile money in instalments; on each due date the due-debit job (server/domain/money/due-debits.ts)
  * raises a MOBILE_MONEY payment against the invoice, as POST /client/transactions would.
  */
 

@@ -450,7 +450,7 @@ export interface CartItemsTable {
 export type DirectDebitFrequency = Schemas['DirectDebitFrequency'];
 export type DirectDebitStatus = Schemas['DirectDebitStatus'];
 
-/** A client's direct debit mandate on a policy (server/money/direct-debits.ts). */
+/** A client's direct debit mandate on a policy (server/domain/money/direct-debits.ts). */
 export interface DirectDebitsTable {
   tenant_id: string;
   id: Generated<string>;
@@ -591,7 +591,7 @@ export interface ClaimStateChangesTable {
   created_at: CreatedAt;
 }
 
-/** The job queue (server/jobs/queue.ts): not a tenant table; a job's payload names its tenant when it has one. */
+/** The job queue (server/platform/jobs/queue.ts): not a tenant table; a job's payload names its tenant when it has one. */
 export interface JobsTable {
   id: Generated<string>;
   queue: string;

@@ -61,7 +61,7 @@ const up = [
      foreign key (direct_debit_id) references direct_debits(id) on delete set null`,
   `create index transactions_direct_debit_idx on transactions (tenant_id, direct_debit_id) where direct_debit_id is not null`,
 
-  // The job queue (server/jobs/queue.ts): background work of every instance, across tenants.
+  // The job queue (server/platform/jobs/queue.ts): background work of every instance, across tenants.
   // Workers claim ready rows with FOR UPDATE SKIP LOCKED and hold them by lease (locked_until), so
   // a crashed worker's job is taken again once its lease ends; a failed job is retried with
   // backoff until max_attempts, then kept as failed. `dedupe_key` makes an enqueue happen once

@@ -92,7 +92,7 @@ const up = [
     created_at timestamptz not null default now()
   )`,
   `create index claim_settlements_claim_idx on claim_settlements (tenant_id, claim_id, created_at)`,
-  // Every change of a claim's status or stage (server/states/claim.ts), its creation included.
+  // Every change of a claim's status or stage (server/domain/states/claim.ts), its creation included.
   `create table claim_state_changes (
     tenant_id uuid not null references companies(id),
     id uuid primary key default gen_random_uuid(),

@@ -1,0 +1,53 @@
+import { ApiError } from '../../server/platform/errors.js';
+import { assertTransition, canTransition, type Mover } from '../../server/domain/states/machine.js';
+import { POLICY_STATES, initialPolicyState } from '../../server/domain/states/policy.js';
+import type { PolicyState } from '../../server/platform/db/schema.js';
+
+const states = Object.keys(POLICY_STATES) as PolicyState[];
+const movers: Mover[] = ['client', 'staff', 'system'];
+
+/** DESIGN.md section 4, edge by edge: what the machine must allow (and so, by omission, forbid). */
+const ALLOWED: Array<[PolicyState, PolicyState, Mover]> = [
+  ['DRAFT', 'PROCESSING', 'client'], ['PROCESSING', 'ACTIVE', 'system'], ['PROCESSING', 'INACTIVE', 'system'],
+  ['PROCESSING', 'AWAITING_DEBIT', 'system'], ['PROCESSING', 'UNDER_WRITER', 'staff'], ['PROCESSING', 'DECLINED', 'staff'],
+  ['INACTIVE', 'ACTIVE', 'system'], ['ACTIVE', 'EXPIRED', 'system'], ['ACTIVE', 'CANCELLED', 'staff'],
+  ['EXPIRED', 'COMPLETE', 'system'], ['COMPLETE', 'ARCHIVED', 'staff'], ['CANCELLED', 'ARCHIVED', 'system'],
+];
+
+describe('the policy state machine', () => {
+  it('knows every policy state, and starts policies DRAFT or PROCESSING', () => {
+    expect(states.sort()).toEqual(['ACCOUNT_RECEIVABLE', 'ACTIVE', 'ARCHIVED', 'AWAITING_DEBIT', 'CANCELLED', 'COMPLETE', 'CREDIT_CONTROL',
+      'DECLINED', 'DRAFT', 'EXPIRED', 'INACTIVE', 'PROCESSING', 'UNDER_WRITER']);
+    expect(initialPolicyState(true)).toBe('PROCESSING');
+    expect(initialPolicyState(false)).toBe('DRAFT');
+  });
+
+  it.each(ALLOWED)('allows %s -> %s by %s', (from, to, by) => {
+    expect(canTransition(POLICY_STATES, from, to, by)).toBe(true);
+    expect(() => assertTransition(POLICY_STATES, 'Policy POL-0001', from, to, by)).not.toThrow();
+  });
+
+  it('refuses every other edge with a 409 naming both states', () => {
+    let refused = 0;
+    for (const from of states) for (const to of states) for (const by of movers) {
+      if (POLICY_STATES[from][to]?.includes(by)) continue;
+      refused += 1;
+      try {
+        assertTransition(POLICY_STATES, 'Policy POL-0001', from, to, by);
+        throw new Error(`${from} -> ${to} by ${by} was allowed`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ApiError);
+        expect((error as ApiError).statusCode).toBe(409);
+        expect((error as ApiError).message).toContain(`from ${from} to ${to}`);
+      }
+    }
+    expect(refused).toBeGreaterThan(400);
+  });
+
+  it('lets clients move nothing but a draft to PROCESSING, and nothing leaves ARCHIVED', () => {
+    const clientEdges = states.flatMap((from) => states.filter((to) => canTransition(POLICY_STATES, from, to, 'client')).map((to) => `${from}->${to}`));
+    expect(clientEdges).toEqual(['DRAFT->PROCESSING']);
+    expect(Object.keys(POLICY_STATES.ARCHIVED)).toEqual([]);
+    expect(canTransition(POLICY_STATES, 'ACTIVE', 'DRAFT', 'staff')).toBe(false);
+  });
+});

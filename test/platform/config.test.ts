@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_SANDBOX_API_KEY, loadConfig } from '../../server/platform/config.js';
+
+/** What a production deployment names for its payments (the sandbox here, with a secret of its own). */
+const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, sandboxApiKey: DEFAULT_SANDBOX_API_KEY, corsOrigins: '*' });
+    expect(config.dataDir).toBe(dir);
+  });
+
+  it('generates a JWT secret once and keeps it in DATA_DIR, readable only by its owner', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(48);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first);
+    expect(statSync(path.join(dir, 'jwt-secret')).mode & 0o077).toBe(0);
+  });
+
+  it('requires JWT_SECRET in production, and a long one', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow('JWT_SECRET is required when NODE_ENV=production');
+    expect(() => loadConfig({ JWT_SECRET: 'short', DATA_DIR: dir })).toThrow('JWT_SECRET must be at least 32 characters');
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, ...PRODUCTION_PAYMENTS }).host).toBe('0.0.0.0');
+  });
+
+  it('takes the sandbox payment provider by default only outside production, where it and its webhook secret must be named', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir };
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ paymentProvider: 'sandbox', paymentWebhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(() => loadConfig(prod)).toThrow('PAYMENT_PROVIDER is required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, PAYMENT_PROVIDER: 'sandbox' })).toThrow('PAYMENT_WEBHOOK_SECRET is required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, ...PRODUCTION_PAYMENTS, PAYMENT_WEBHOOK_SECRET: 'short' })).toThrow('PAYMENT_WEBHOOK_SECRET must be at least 32 characters');
+    expect(() => loadConfig({ DATA_DIR: dir, PAYMENT_PROVIDER: 'stripe' })).toThrow('PAYMENT_PROVIDER must be sandbox');
+    expect(loadConfig({ ...prod, ...PRODUCTION_PAYMENTS })).toMatchObject({ paymentProvider: 'sandbox', paymentWebhookSecret: PRODUCTION_PAYMENTS.PAYMENT_WEBHOOK_SECRET });
+  });
+
+  it('reads the environment it documents and refuses nonsense numbers', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const config = loadConfig({
+      DATA_DIR: dir, PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'postgres://x@y/z', SANDBOX_API_KEY: 'sk_sandbox_mine',
+      CORS_ORIGINS: 'https://a.example, https://b.example', BODY_LIMIT_BYTES: '2048',
+    });
+    expect(config).toMatchObject({
+      port: 8080, host: '0.0.0.0', databaseUrl: 'postgres://x@y/z', sandboxApiKey: 'sk_sandbox_mine',
+      corsOrigins: ['https://a.example', 'https://b.example'], bodyLimitBytes: 2048,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow('PORT must be a whole number');
+  });
+});

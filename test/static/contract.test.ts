@@ -1,0 +1,113 @@
+import { operationIndex, publishedDocument } from '../../server/platform/openapi.js';
+import { conformanceProblems } from '../helpers/contract.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => { h = await createHarness(); });
+afterAll(async () => { await h.close(); });
+
+const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+describe('route inventory', () => {
+  it('serves exactly the operations of the contract: none missing, none extra, no debug routes', () => {
+    const served = h.app.routeTable
+      .filter((route) => HTTP_METHODS.has(route.method))
+      .map((route) => `${route.method} ${route.url}`)
+      .sort();
+    const declared = [...operationIndex().values()]
+      .map((op) => `${op.method} /api/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`)
+      .sort();
+    expect(served).toEqual(declared);
+  });
+
+});
+
+type Json = Record<string, any>;
+const doc: Json = publishedDocument();
+const resolve = (node: Json): Json => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((at: Json, key: string) => at[key], doc)) : node);
+/** Every operation of the contract with its path item entry. */
+const operations = Object.values(doc.paths as Json).flatMap((item: Json) =>
+  Object.values(item).filter((op: Json) => typeof op?.operationId === 'string') as Json[]);
+/** The JSON examples of a request body or a response, by name. */
+const jsonExamples = (body: Json | undefined): Record<string, Json> =>
+  Object.fromEntries(Object.entries(resolve(body ?? {}).content?.['application/json']?.examples ?? {})
+    .map(([name, example]) => [name, resolve(example as Json).value]));
+
+describe('examples', () => {
+  const responseExamples = operations.flatMap((op) => Object.entries(op.responses as Json).flatMap(([status, response]) =>
+    Object.entries(jsonExamples(response)).map(([name, value]) => [`${op.operationId} ${status} ${name}`, op.operationId, Number(status), value] as const)));
+
+  it.each(responseExamples)('%s is an answer its operation may give', (_label, operationId, statusCode, value) => {
+    expect(conformanceProblems(operationId, { statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) })).toEqual([]);
+  });
+
+  // A typed create or quote shows the answer to its own request example, not a shared one of another kind.
+  const typed = operations.filter((op) => /^create\w+(Policy|Quote)$/.test(op.operationId));
+  it('covers the 23 typed creates and the 10 quotes', () => expect(typed).toHaveLength(33));
+
+  it.each(typed.map((op) => [op.operationId, op] as const))('%s shows an answer of its request example\'s policy type', (_id, op) => {
+    const [request] = Object.values(jsonExamples(op.requestBody));
+    const success = Object.entries(op.responses as Json).find(([status]) => status.startsWith('2'))!;
+    const answers = Object.values(jsonExamples(success[1]));
+    expect(answers.length).toBeGreaterThan(0);
+    for (const answer of answers) expect(answer.data.policyType).toBe(request.policyType);
+  });
+});
+
+describe('response drift', () => {
+  it('fails a test whose handler answers a field the contract does not declare', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
+        ((request.routeOptions.config as { operationId?: string }).operationId === 'getHealth'
+          ? { ...(payload as object), leaked: 'internal detail' } : payload)),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/health' })).rejects.toThrow(/getHealth answered something its contract does not say/);
+      // Other operations are untouched.
+      expect((await planted.call({ method: 'GET', url: '/api/v1/openapi.json' })).statusCode).toBe(200);
+    } finally {
+      await planted.close();
+    }
+  });
+
+  it('fails a test whose handler answers a value of the wrong type', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
+        ((request.routeOptions.config as { operationId?: string }).operationId === 'listCurrencies'
+          ? { ...(payload as object), statusCode: '200' } : payload)),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/currencies' })).rejects.toThrow(/listCurrencies answered something/);
+    } finally {
+      await planted.close();
+    }
+  });
+
+  it('fails a test whose answer breaks its schema in a way the serializer lets through (an enum)', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
+        ((request.routeOptions.config as { operationId?: string }).operationId === 'getHealth'
+          ? { ...(payload as object), status: 'wonderful' } : payload)),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/health' }))
+        .rejects.toThrow(/getHealth answered 200 against its contract:\n- body does not match the 200 schema/);
+    } finally {
+      await planted.close();
+    }
+  });
+
+  it('fails a test whose answer has a status the contract does not declare', async () => {
+    const planted = await createHarness({}, {
+      beforeReady: (app) => app.addHook('onSend', async (request, reply, payload) => {
+        if ((request.routeOptions.config as { operationId?: string }).operationId === 'listCurrencies') reply.code(202);
+        return payload;
+      }),
+    });
+    try {
+      await expect(planted.call({ method: 'GET', url: '/api/v1/currencies' })).rejects.toThrow(/status 202 is not declared for listCurrencies/);
+    } finally {
+      await planted.close();
+    }
+  });
+});
