@@ -614,11 +614,11 @@ describe('rounding (half up, to the cent)', () => {
     expect(r.premium.decimalPlaces()).toBeLessThanOrEqual(2);
   });
 
-  test('a discount of 100.005 shows as -100.01 (away from zero); 1,000.05 - 100.005 = 900.045 -> 900.05', () => {
+  test('a discount of 100.005 shows as -100.01 (away from zero), and the premium is what the lines show: 1,000.05 - 100.01 = 900.04', () => {
     const r = motor([{ coverage: 'THIRD_PARTY_ONLY', usage: 'PRIVATE', seats: 5, cubicCapacity: 1500 }], { fleetDiscountRate: 10 }, { thirdPartyBasicPremium: 1000.05 });
     expect(lineOf(r, 'FLEET_DISCOUNT', null)).toBe('-100.01');
-    expect(r.annualPremium.toFixed(2)).toBe('900.05');
-    expect(r.premium.toFixed(2)).toBe('900.05');
+    expect(r.annualPremium.toFixed(2)).toBe('900.04');
+    expect(r.premium.toFixed(2)).toBe('900.04');
   });
 
   test('a short-term premium is rounded once, at the end: 3,885.50 x 0.082192 = 319.357016 -> 319.36 (see the full motor example)', () => {
@@ -626,13 +626,12 @@ describe('rounding (half up, to the cent)', () => {
     expect(r.premium.toFixed(2)).toBe('319.36');
   });
 
-  // BUG (see the report): lines are rounded one by one, annualPremium from the unrounded sum, so
-  // the breakdown the API shows need not add up. 100.10 x 5% = 5.005 -> 5.01; 25% NCD of 5.005 =
-  // 1.25125 -> -1.25; lines: 450 + 5.01 - 1.25 = 453.76, but annualPremium 453.75375 -> 453.75.
-  // Turns red once the engine's lines add up to its annualPremium: then make it a plain test.
-  test.failing('the breakdown lines add up to annualPremium', () => {
+  // Each line is rounded as shown and the annual premium is their sum: 100.10 x 5% = 5.005 -> 5.01;
+  // 25% NCD of 5.005 = 1.25125 -> -1.25; 450 + 5.01 - 1.25 = 453.76 (not 453.75375 -> 453.75).
+  test('the breakdown lines add up to annualPremium: 450 + 5.01 - 1.25 = 453.76', () => {
     const r = motor([car({ sumInsured: 100.10, noClaimDiscountYears: 1 })]);
     expect(sum(r.lines.map((l) => l.amount)).toFixed(2)).toBe(r.annualPremium.toFixed(2));
+    expect(r.annualPremium.toFixed(2)).toBe('453.76');
   });
 });
 
@@ -644,8 +643,8 @@ describe('asset premiums (each asset\'s share of the premium, adding up to it ex
     expect(sum(r.assetPremiums).toFixed(2)).toBe('200.00');
   });
 
-  test('two homes of 40,002 (100.005 each) make 200.01: 100.01 + 100.00 (naive half-up: 100.01 + 100.01 = 200.02)', () => {
-    const r = rate('HOME', HOME_RATES, [{ sumInsured: 40002 }, { sumInsured: 40002 }]);
+  test('a minimum of 200.01 over two homes of 25 each: 100.005 apiece -> 100.01 + 100.00 (naive half-up: 100.01 + 100.01 = 200.02)', () => {
+    const r = rate('HOME', { ...HOME_RATES, minimumPremium: 200.01 }, [{ sumInsured: 10000 }, { sumInsured: 10000 }]);
     expect(r.premium.toFixed(2)).toBe('200.01');
     expect(shares(r)).toEqual(['100.01', '100.00']);
     expect(sum(r.assetPremiums).eq(r.premium)).toBe(true);
@@ -658,19 +657,19 @@ describe('asset premiums (each asset\'s share of the premium, adding up to it ex
     expect(shares(r)).toEqual(['386.30', '49.32']);
   });
 
-  test('assets rated at nothing share the minimum equally: 3 vehicles, 100 / 3 -> 33.33 + 33.33 + 33.34', () => {
+  test('assets rated at nothing share the minimum equally, the odd cent to the first: 3 vehicles, 100 / 3 -> 33.34 + 33.33 + 33.33', () => {
     const tp = { coverage: 'THIRD_PARTY_ONLY', usage: 'PRIVATE', seats: 5, cubicCapacity: 1500 };
     const r = motor([tp, tp, tp], {}, { minimumPremium: 100 });
     expect(r.premium.toFixed(2)).toBe('100.00');
-    expect(shares(r)).toEqual(['33.33', '33.33', '33.34']);
+    expect(shares(r)).toEqual(['33.34', '33.33', '33.33']);
   });
 
-  // BUG (see the report): the last asset takes the remainder, which can go negative. Homes of
-  // 40,002, 40,002 and 0 (MoneyAmount allows 0): 100.005 + 100.005 + 0 = 200.01; the first two
-  // shares round up to 100.01 each, the last is 200.01 - 200.02 = -0.01.
-  // Turns red once no share is negative: then make it a plain test.
-  test.failing('no asset\'s share is negative', () => {
-    const r = rate('HOME', HOME_RATES, [{ sumInsured: 40002 }, { sumInsured: 40002 }, { sumInsured: 0 }]);
+  // Shares go by the largest remainder, so none can go negative: a 200.01 minimum over homes of
+  // 25, 25 and 0 (MoneyAmount allows 0) is 100.01 + 100.00 + 0.00 (the last taking the rest of the
+  // others' rounding would be 200.01 - 200.02 = -0.01).
+  test('no asset\'s share is negative: 100.01 + 100.00 + 0.00', () => {
+    const r = rate('HOME', { ...HOME_RATES, minimumPremium: 200.01 }, [{ sumInsured: 10000 }, { sumInsured: 10000 }, { sumInsured: 0 }]);
+    expect(shares(r)).toEqual(['100.01', '100.00', '0.00']);
     expect(sum(r.assetPremiums).eq(r.premium)).toBe(true);
     expect(r.assetPremiums.every((share) => share.gte(0))).toBe(true);
   });

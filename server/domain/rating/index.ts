@@ -87,26 +87,36 @@ export function ratePolicy(input: RatingInput): Rating {
     }
   });
 
+  // Each line is rounded to the cent as shown, and the annual premium is the sum of the lines shown.
+  for (const line of lines) line.amount = money(line.amount);
   const assetAnnual = input.assets.map((_, index) => lines.filter((l) => l.asset === index).reduce((sum, l) => sum.plus(l.amount), new Decimal(0)));
   let annual = assetAnnual.reduce((sum, amount) => sum.plus(amount), new Decimal(0));
   if (input.fleetDiscountRate) {
-    const discount = annual.mul(input.fleetDiscountRate).div(100);
+    const discount = money(annual.mul(input.fleetDiscountRate).div(100));
     lines.push({ asset: null, code: 'FLEET_DISCOUNT', label: `Fleet discount at ${input.fleetDiscountRate}%`, rate: input.fleetDiscountRate, amount: discount.neg() });
     annual = annual.minus(discount);
   }
   const { termDays, termFactor } = termOf(input.startDate, input.endDate);
   const minimumPremium = money(new Decimal(rates.minimumPremium ?? 0));
   const premium = Decimal.max(minimumPremium, money(annual.mul(termFactor)));
+  return { lines, annualPremium: annual, termDays, termFactor, minimumPremium, premium, assetPremiums: shareOut(premium, assetAnnual) };
+}
 
-  // Shares in proportion to each asset's annual amount; the last takes the rounding remainder.
-  const total = assetAnnual.reduce((sum, amount) => sum.plus(amount), new Decimal(0));
-  const assetPremiums: Decimal[] = [];
-  let given = new Decimal(0);
-  assetAnnual.forEach((amount, index) => {
-    const share = index === assetAnnual.length - 1 ? premium.minus(given)
-      : total.isZero() ? money(premium.div(assetAnnual.length)) : money(premium.mul(amount).div(total));
-    assetPremiums.push(share);
-    given = given.plus(share);
-  });
-  return { lines: lines.map((l) => ({ ...l, amount: money(l.amount) })), annualPremium: money(annual), termDays, termFactor, minimumPremium, premium, assetPremiums };
+/**
+ * Splits a premium over the assets in proportion to their annual amounts (equally when none has
+ * one) by the largest remainder: whole cents, none negative, adding up to the premium exactly.
+ */
+export function shareOut(premium: Decimal, weights: Decimal[]): Decimal[] {
+  const positive = weights.map((w) => Decimal.max(w, 0));
+  const total = positive.reduce((sum, w) => sum.plus(w), new Decimal(0));
+  const basis = total.isZero() ? positive.map(() => new Decimal(1)) : positive;
+  const basisTotal = total.isZero() ? new Decimal(weights.length) : total;
+  const cents = premium.mul(100);
+  const exact = basis.map((w) => cents.mul(w).div(basisTotal));
+  const whole = exact.map((e) => e.floor());
+  const left = cents.minus(whole.reduce((sum, c) => sum.plus(c), new Decimal(0))).toNumber();
+  const byRemainder = exact.map((e, index) => ({ index, remainder: e.minus(whole[index]) }))
+    .sort((a, b) => b.remainder.comparedTo(a.remainder) || a.index - b.index);
+  for (const { index } of byRemainder.slice(0, left)) whole[index] = whole[index].plus(1);
+  return whole.map((c) => c.div(100));
 }
