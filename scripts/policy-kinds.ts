@@ -87,6 +87,8 @@ const ERRORS = `    '400':
       $ref: ../../components/responses/PolicyBadRequest.yaml
     '401':
       $ref: ../../components/responses/Unauthorized.yaml
+    '403':
+      $ref: ../../components/responses/Forbidden.yaml
     '404':
       $ref: ../../components/responses/RenewedPolicyNotFound.yaml
     '409':

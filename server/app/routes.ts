@@ -52,7 +52,7 @@ export const routes = fp(async (app) => {
     const bodyConfig: RouteBodyConfig = { operationId: meta.operationId, rawBody: meta.signed, bodyTypes: meta.bodyTypes };
     return {
       config: bodyConfig,
-      onRequest: securityHook(services, meta.security),
+      onRequest: securityHook(services, meta),
       preValidation: async (request: FastifyRequest) => {
         checkBody(meta, request);
         // A signed request's signature is checked over its bytes before anything is read from it.

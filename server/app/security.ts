@@ -5,15 +5,17 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../platform/config.js';
 import { hashApiKey } from '../platform/auth/api-keys.js';
-import type { Actor, Services, Tenant } from '../platform/context.js';
-import { notFound, unauthorized } from '../platform/errors.js';
+import type { Actor, Services, StaffActor, Tenant } from '../platform/context.js';
+import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import { providerNamed } from '../domain/money/webhooks.js';
-import type { SecurityRequirement } from '../platform/openapi.js';
+import type { OperationMeta, SecurityRequirement } from '../platform/openapi.js';
+import { grantFor } from '../domain/staff/permissions.js';
 
 export interface AccessTokenClaims {
   sub: string;
   tid: string;
-  kind: 'client';
+  /** Whose token: a client's passes client calls only, a staff member's staff calls only. */
+  kind: 'client' | 'staff';
   sv: number;
   jti: string;
   iat: number;
@@ -49,7 +51,8 @@ async function tenantFromApiKey(services: Services, request: FastifyRequest): Pr
 
 const invalidToken = () => unauthorized('The access token is invalid, expired or revoked', 'INVALID_TOKEN');
 
-async function clientFromBearer(services: Services, request: FastifyRequest, tenant: Tenant): Promise<Actor> {
+/** The bearer token's claims, checked: signed by us, unexpired, of this tenant, not revoked. */
+async function verifiedClaims(services: Services, request: FastifyRequest, tenant: Tenant): Promise<AccessTokenClaims> {
   const header = request.headers.authorization;
   if (!header || !/^Bearer\s+\S+/i.test(header)) {
     throw unauthorized('A bearer access token is required (Authorization: Bearer <accessToken>)', 'MISSING_TOKEN');
@@ -61,10 +64,14 @@ async function clientFromBearer(services: Services, request: FastifyRequest, ten
     throw invalidToken();
   }
   // A token only works with the Api-Key of the tenant that issued it.
-  if (claims.kind !== 'client' || claims.tid !== tenant.id || typeof claims.jti !== 'string') throw invalidToken();
+  if ((claims.kind !== 'client' && claims.kind !== 'staff') || claims.tid !== tenant.id || typeof claims.jti !== 'string') throw invalidToken();
   const revoked = await services.db.selectFrom('revoked_tokens').select('jti')
     .where('jti', '=', claims.jti).where('tenant_id', '=', tenant.id).executeTakeFirst();
   if (revoked) throw invalidToken();
+  return claims;
+}
+
+async function clientActor(services: Services, claims: AccessTokenClaims, tenant: Tenant): Promise<Actor> {
   const client = await services.db.selectFrom('clients').select(['id', 'session_version'])
     .where('tenant_id', '=', tenant.id).where('id', '=', claims.sub)
     .where('deleted_at', 'is', null).where('is_active', '=', true)
@@ -73,19 +80,74 @@ async function clientFromBearer(services: Services, request: FastifyRequest, ten
   return { kind: 'client', clientId: client.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000) };
 }
 
+type SignedInStaff = Omit<StaffActor, 'reach'>;
+
+/** The staff member the token names, if still active and of the token's session. */
+async function staffOfToken(services: Services, claims: AccessTokenClaims, tenant: Tenant): Promise<SignedInStaff> {
+  const member = await services.db.selectFrom('staff')
+    .leftJoin('departments', 'departments.id', 'staff.department_id')
+    .select(['staff.id', 'staff.session_version', 'staff.type', 'staff.position', 'staff.department_id', 'departments.branch_id'])
+    .where('staff.tenant_id', '=', tenant.id).where('staff.id', '=', claims.sub).where('staff.is_active', '=', true)
+    .executeTakeFirst();
+  if (!member || member.session_version !== claims.sv) throw invalidToken();
+  return {
+    kind: 'staff', staffId: member.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000),
+    type: member.type, position: member.position, departmentId: member.department_id, branchId: member.branch_id,
+  };
+}
+
+/** The permission table's word on this staff member making this call: their reach, or 403. */
+function permitted(member: SignedInStaff, operation: OperationMeta): StaffActor {
+  const grant = grantFor(operation.operationId, member);
+  if (!grant) {
+    const action = operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1);
+    throw forbidden(`A ${member.position} (${member.type}) may not ${action}`, 'NOT_PERMITTED');
+  }
+  return { ...member, reach: grant.scope };
+}
+
+/** Which bearer token an operation takes: a client's (`bearerAuth`), a staff member's (`staffAuth`), or none. */
+function tokenKindOf(requirements: SecurityRequirement[]): 'client' | 'staff' | undefined {
+  if (requirements.length === 0) return undefined;
+  if (requirements.every((requirement) => 'bearerAuth' in requirement)) return 'client';
+  if (requirements.every((requirement) => 'staffAuth' in requirement)) return 'staff';
+  return undefined;
+}
+
+const WRONG_KIND = {
+  client: 'This call is for signed-in clients; a staff token cannot make it',
+  staff: 'This call is for staff; a client token cannot make it',
+};
+
 /**
  * The route's security, checked in `onRequest`: before the body is parsed or validated, so an
  * anonymous caller learns nothing about a schema. Requirements name `apiKey`, with `bearerAuth`
- * beside it for a signed-in client; the payment providers' webhook names `webhookSignature`
- * instead, which needs the body and is checked once it is read (`webhookSignatureCheck`).
+ * beside it for a signed-in client or `staffAuth` for a staff member (a valid token of the other
+ * kind is 403; a staff member the permission table does not let make the call is 403); the payment
+ * providers' webhook names `webhookSignature` instead, which needs the body and is checked once it
+ * is read (`webhookSignatureCheck`).
  */
-export function securityHook(services: Services, requirements: SecurityRequirement[]) {
+export function securityHook(services: Services, operation: OperationMeta) {
+  const requirements = operation.security;
   const needsApiKey = requirements.length > 0 && requirements.every((requirement) => 'apiKey' in requirement);
-  const needsBearer = needsApiKey && requirements.every((requirement) => 'bearerAuth' in requirement);
+  const tokenKind = needsApiKey ? tokenKindOf(requirements) : undefined;
   return async (request: FastifyRequest) => {
     if (!needsApiKey) return;
     const tenant = await tenantFromApiKey(services, request);
-    const actor: Actor = needsBearer ? await clientFromBearer(services, request, tenant) : { kind: 'anonymous' };
+    let actor: Actor = { kind: 'anonymous' };
+    if (tokenKind) {
+      // The token is checked as what it is (401 if it is no longer good), then against the call.
+      const claims = await verifiedClaims(services, request, tenant);
+      if (claims.kind === 'client') {
+        const client = await clientActor(services, claims, tenant);
+        if (tokenKind !== 'client') throw forbidden(WRONG_KIND.staff, 'WRONG_TOKEN_KIND');
+        actor = client;
+      } else {
+        const member = await staffOfToken(services, claims, tenant);
+        if (tokenKind !== 'staff') throw forbidden(WRONG_KIND.client, 'WRONG_TOKEN_KIND');
+        actor = permitted(member, operation);
+      }
+    }
     request.caller = { tenant, actor };
   };
 }

@@ -8,6 +8,7 @@ import { outboxNotifier, type Notifier } from '../platform/notifier.js';
 import { API_PREFIX } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
+import type { AccessTokenClaims } from './security.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +29,12 @@ export interface ServiceOptions {
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
 export const services = fp(async (app, options: ServiceOptions) => {
   const { config, db } = options;
+  /** An access token of its own id (`jti`, which logout revokes), expiring after the configured time. */
+  const sign = (claims: Omit<AccessTokenClaims, 'jti' | 'iat' | 'exp'>) => {
+    const token = app.jwt.sign({ ...claims, jti: randomUUID() });
+    const { exp } = app.jwt.decode<{ exp: number }>(token)!;
+    return { token, expiresAt: new Date(exp * 1000) };
+  };
   const made: Services = {
     config,
     db,
@@ -40,11 +47,8 @@ export const services = fp(async (app, options: ServiceOptions) => {
       if (answer.statusCode >= 300) app.log.warn({ provider, statusCode: answer.statusCode, answer: answer.body }, 'payment webhook refused');
       return { statusCode: answer.statusCode, body: answer.body };
     },
-    async signAccessToken({ tenantId, clientId, sessionVersion }) {
-      const token = app.jwt.sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, jti: randomUUID() });
-      const { exp } = app.jwt.decode<{ exp: number }>(token)!;
-      return { token, expiresAt: new Date(exp * 1000) };
-    },
+    signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
+    signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
   };
   app.decorate('services', made);
 }, { name: 'coverline-services', fastify: '5.x', dependencies: ['coverline-security'] });

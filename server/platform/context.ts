@@ -1,3 +1,5 @@
+import type { components } from '../../generated/api.js';
+import type { StaffPosition, StaffType } from './db/schema.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
@@ -15,10 +17,27 @@ export interface Tenant {
   apiKeyMode: 'sandbox' | 'production';
 }
 
+/** Whose rows a staff member reaches through the operation called (the permission table's scope). */
+export type Reach = components['schemas']['PermissionScope'];
+
+/** A signed-in staff member, with where they sit and what the operation called lets them reach. */
+export interface StaffActor {
+  kind: 'staff';
+  staffId: string;
+  tokenId: string;
+  tokenExpiresAt: Date;
+  type: StaffType;
+  position: StaffPosition;
+  departmentId: string | null;
+  branchId: string | null;
+  reach: Reach;
+}
+
 /** Who is calling within the tenant. */
 export type Actor =
   | { kind: 'anonymous' }
-  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date };
+  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date }
+  | StaffActor;
 
 /** Services shared by every request (created once per app). */
 export interface Services {
@@ -37,6 +56,8 @@ export interface Services {
   deliverWebhook(provider: string, delivery: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number; body: string }>;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+  /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */
+  signStaffAccessToken(claims: { tenantId: string; staffId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
 }
 
 /** What a handler receives besides the request: everything with side effects is injected. */

@@ -21,6 +21,8 @@ export type SecurityRequirement = Record<string, string[]>;
 
 export interface OperationMeta {
   operationId: string;
+  /** The contract's one-line summary (`Create a branch`). */
+  summary: string;
   method: string;
   path: string;
   /** The status the operation answers with when it works: its 2xx, or a 3xx for a form post that redirects. */
@@ -71,6 +73,7 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
       const security: SecurityRequirement[] = op.security ?? doc.security ?? [];
       index.set(op.operationId, {
         operationId: op.operationId,
+        summary: op.summary ?? op.operationId,
         method: method.toUpperCase(),
         path: route,
         successStatus: Number(successCode),

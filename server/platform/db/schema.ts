@@ -13,6 +13,8 @@ type PlainDate = string;
 /** A `numeric` column: decimal strings out, strings or numbers in. */
 type Numeric = ColumnType<string, string | number, string | number>;
 type Json<T> = ColumnType<T, string, string>;
+/** A nullable column added after its table: null unless given. */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export type CompanyType = Schemas['CompanyType'];
 export type CompanyKind = Schemas['CompanyKind'];
@@ -33,9 +35,16 @@ export interface CompaniesTable {
   country: string | null;
   logo_url: string | null;
   firebase_project_id: string | null;
+  db_name: Optional<string>;
+  /** A connection string: stored for the operator, never answered. */
+  database_uri: Optional<string>;
+  /** Firebase service account of the company's project (`privateKey` never answered). */
+  firebase_config: ColumnType<FirebaseConfigRow | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
+
+export interface FirebaseConfigRow { databaseUrl?: string; clientEmail?: string; projectId: string; privateKey?: string }
 
 export interface ApiKeysTable {
   id: Generated<string>;
@@ -101,7 +110,9 @@ export interface RevokedTokensTable {
 export interface PasswordResetCodesTable {
   id: Generated<string>;
   tenant_id: string;
-  client_id: string;
+  /** The client or (with `staff_id`) the staff member the code was sent to: exactly one. */
+  client_id: string | null;
+  staff_id: Optional<string>;
   code_hash: string;
   expires_at: Date;
   attempts: Generated<number>;
@@ -214,7 +225,9 @@ export interface EntityReference { name: string; id: string }
 export interface NotificationsTable {
   tenant_id: string;
   id: Generated<string>;
-  client_id: string;
+  /** The client or (with `staff_id`) the staff member it is for: exactly one. */
+  client_id: string | null;
+  staff_id: Optional<string>;
   entity: Json<EntityReference | null>;
   title: string;
   body: string;
@@ -609,8 +622,60 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+export interface BranchesTable {
+  tenant_id: string;
+  id: Generated<string>;
+  name: string;
+  address: string | null;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface DepartmentsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  branch_id: string;
+  name: string;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export type StaffType = Schemas['StaffType'];
+export type StaffPosition = Schemas['StaffPosition'];
+
+export interface StaffTable {
+  tenant_id: string;
+  id: Generated<string>;
+  email: string;
+  phone_number: string | null;
+  first_name: string;
+  other_names: string | null;
+  last_name: string;
+  is_active: Generated<boolean>;
+  type: Generated<StaffType>;
+  job_title: string | null;
+  position: StaffPosition;
+  address: string | null;
+  staff_no: string | null;
+  gender: Schemas['Gender'] | null;
+  date_of_birth: PlainDate | null;
+  /** Null only for an executive manager. */
+  department_id: string | null;
+  password_hash: string | null;
+  /** Bumped when the password changes or the staff member is deactivated: older tokens stop working. */
+  session_version: Generated<number>;
+  created_by_staff_id: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
+  branches: BranchesTable;
+  departments: DepartmentsTable;
+  staff: StaffTable;
   api_keys: ApiKeysTable;
   clients: ClientsTable;
   revoked_tokens: RevokedTokensTable;
@@ -653,6 +718,7 @@ export interface Database {
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
+export type StaffRow = Selectable<StaffTable>;
 export type ClientRow = Selectable<ClientsTable>;
 export type NewClient = Insertable<ClientsTable>;
 export type ClientUpdate = Updateable<ClientsTable>;
@@ -664,4 +730,5 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
   | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
-  | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes';
+  | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
+  | 'branches' | 'departments' | 'staff';

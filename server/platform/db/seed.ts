@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { apiKeyPrefix, hashApiKey } from '../auth/api-keys.js';
 import type { Db } from './database.js';
-import type { CommissionRow, CompanyKind, CompanyType } from './schema.js';
+import type { CommissionRow, CompanyKind, CompanyType, StaffPosition, StaffType } from './schema.js';
 
 const require = createRequire(import.meta.url);
 
@@ -65,6 +65,41 @@ export async function seedSandbox(db: Db, sandboxApiKey: string): Promise<{ tena
         await trx.insertInto('product_assignments').values({ tenant_id: tenantId, product_id: inserted.id }).execute();
       }
     }
+    await seedSandboxStaff(trx, tenantId);
     return { tenantId };
   });
+}
+
+interface StaffSeed {
+  passwordHash: string;
+  branches: { id: string; name: string; address: string; description: string }[];
+  departments: { id: string; branch: string; name: string; description: string }[];
+  staff: {
+    id: string; email: string; phoneNumber: string; firstName: string; lastName: string; type: StaffType; position: StaffPosition;
+    jobTitle: string; staffNo: string; department: string | null;
+  }[];
+}
+
+/**
+ * The sandbox broker's organisation: a branch, two departments and a staff member of every type
+ * and position, all with the documented password (its argon2id hash is in the data file, so a
+ * fresh database needs no hashing). Rows already there are left as they are.
+ */
+async function seedSandboxStaff(db: Db, tenantId: string) {
+  const seed: StaffSeed = require('./data/sandbox-staff.json');
+  for (const branch of seed.branches) {
+    await db.insertInto('branches').values({ tenant_id: tenantId, ...branch }).onConflict((oc) => oc.doNothing()).execute();
+  }
+  for (const { branch, ...department } of seed.departments) {
+    await db.insertInto('departments').values({ tenant_id: tenantId, branch_id: branch, ...department })
+      .onConflict((oc) => oc.doNothing()).execute();
+  }
+  for (const member of seed.staff) {
+    await db.insertInto('staff').values({
+      tenant_id: tenantId, id: member.id, email: member.email, phone_number: member.phoneNumber, first_name: member.firstName,
+      other_names: null, last_name: member.lastName, type: member.type, job_title: member.jobTitle, position: member.position,
+      address: null, staff_no: member.staffNo, gender: null, date_of_birth: null, department_id: member.department,
+      password_hash: seed.passwordHash, created_by_staff_id: null,
+    }).onConflict((oc) => oc.doNothing()).execute();
+  }
 }
