@@ -4,4 +4,4 @@ import { signedIn } from '../../server/domain/clients/session.js';
 
 /** Creates an individual or corporate client and signs it in. */
 export const signUp: Handler<'signUp'> = async (ctx, req) =>
-  signedIn(ctx, await createClient(ctx, req.body, { by: { by: 'client', id: null } }));
+  signedIn(ctx, await createClient(ctx, req.body, { createdBy: { by: 'client', id: null } }));

@@ -13,9 +13,9 @@ type WithoutPassword<B> = B extends unknown ? Omit<B, 'password'> & { password?:
 /** A new client's fields: a sign-up body, whose password staff opening the account may leave for the client to set. */
 export type NewClient = WithoutPassword<SignUpRequest>;
 
-/** Who opened an account: the client itself (`by: 'client'`) or staff (its createdBy), and the staff member it is credited to. */
+/** Who opened an account (the client itself, or staff: its createdBy) and the staff member it is credited to, if any. */
 export interface ClientOrigin {
-  by: StateActor;
+  createdBy: StateActor;
   originatingStaffId?: string | null;
 }
 
@@ -48,7 +48,7 @@ function newClientRow(fields: NewClient, passwordHash: string | null, origin: Cl
     company_name: corporate?.companyName ?? null,
     date_of_incorporation: corporate?.dateOfIncorporation ?? null,
     contact_persons: JSON.stringify(corporate?.contactPersons ?? []),
-    created_by_staff_id: origin.by.by === 'staff' ? origin.by.id : null,
+    created_by_staff_id: origin.createdBy.by === 'staff' ? origin.createdBy.id : null,
     originating_staff_id: origin.originatingStaffId ?? null,
   };
 }
