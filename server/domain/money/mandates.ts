@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import type { Services } from '../../platform/context.js';
+import type { HandlerContext } from '../../platform/context.js';
 import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { badRequest, conflict } from '../../platform/errors.js';
@@ -18,7 +18,7 @@ export type DirectDebitCreate = components['schemas']['DirectDebitCreate'];
 export type DirectDebitCancel = components['schemas']['DirectDebitCancel'];
 
 /** What a mandate service needs: the clock, the client's rows, and the notifier to tell the client. */
-type MandateServices = Pick<Services, 'clock' | 'notifier'> & { scope: TenantScope };
+type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope'>;
 
 const activeConflict = (policyNo: string) =>
   conflict(`Policy ${policyNo} already has an active direct debit; cancel it first`, 'DIRECT_DEBIT_ACTIVE');

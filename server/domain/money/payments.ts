@@ -4,6 +4,7 @@ import type { Services } from '../../platform/context.js';
 import type { InvoicesTable, PaymentMethod, TransactionsTable, TransactionStatus } from '../../platform/db/schema.js';
 import { notifyClient } from '../clients/notifications.js';
 import { issueReceipt } from './receipts/number.js';
+import { conflict } from '../../platform/errors.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { movePolicy } from '../states/policy.js';
 import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
@@ -11,7 +12,6 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
-import { conflict } from '../../platform/errors.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
