@@ -1,12 +1,7 @@
-import { notFound } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { toNotification } from '../../server/domain/clients/notification-view.js';
+import { ownNotification } from '../../server/domain/clients/inbox.js';
 
 /** One of the client's notifications; anyone else's is not found. */
-export const getNotification: Handler<'getNotification'> = async (ctx, req) => {
-  const row = await ctx.scope.selectFrom('notifications').selectAll()
-    .where('id', '=', req.params.notificationId).where('client_id', '=', clientId(ctx)).executeTakeFirst();
-  if (!row) throw notFound('Notification');
-  return { data: toNotification(row) };
-};
+export const getNotification: Handler<'getNotification'> = async (ctx, req) =>
+  ({ data: await ownNotification(ctx.scope, clientId(ctx), req.params.notificationId) });

@@ -1,10 +1,9 @@
 import type { Handler } from '../types.js';
+import { revokeToken } from '../../server/domain/clients/session.js';
 
-/** Revokes the token the call was made with; the revocation is a row, so every instance sees it. */
+/** Revokes the token the call was made with. */
 export const logout: Handler<'logout'> = async (ctx) => {
   if (ctx.actor.kind !== 'client') throw new Error('logout without a client token');
-  await ctx.scope.insertInto('revoked_tokens', { jti: ctx.actor.tokenId, expires_at: ctx.actor.tokenExpiresAt })
-    .onConflict((oc) => oc.column('jti').doNothing())
-    .execute();
+  await revokeToken(ctx, ctx.actor.tokenId, ctx.actor.tokenExpiresAt);
   return { message: 'Logged out' };
 };

@@ -1,8 +1,9 @@
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
+import { emptyCart } from '../../server/domain/cart/changes.js';
 
 /** Empties the signed-in client's cart (an empty one stays empty). */
 export const clearCart: Handler<'clearCart'> = async (ctx) => {
-  const removed = await ctx.scope.deleteFrom('cart_items').where('client_id', '=', clientId(ctx)).returning('id').execute();
-  return { message: `Cart cleared (${removed.length} item${removed.length === 1 ? '' : 's'} removed)` };
+  const removed = await emptyCart(ctx.scope, clientId(ctx));
+  return { message: `Cart cleared (${removed} item${removed === 1 ? '' : 's'} removed)` };
 };

@@ -1,26 +1,9 @@
-import { conflict } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { ownClaim } from '../../server/domain/claims/view.js';
+import { withdrawClaim } from '../../server/domain/claims/withdraw.js';
 
-/**
- * Withdraws a claim staff have not started on: ACTIVE, in REVIEW, with no review or settlement.
- * The claim's row is locked for the checks and the delete, so a review cannot slip in between.
- */
+/** Withdraws a claim staff have not started on: ACTIVE, in REVIEW, with no review or settlement. */
 export const deleteClaim: Handler<'deleteClaim'> = async (ctx, req) => {
-  const owner = clientId(ctx);
-  const claimNo = await ctx.scope.transaction(async (scope) => {
-    const claim = await ownClaim(scope, req.params.id, owner, { lock: true });
-    const rule = 'a claim can be withdrawn only while ACTIVE in REVIEW with no review or settlement';
-    if (claim.status !== 'ACTIVE' || claim.stage !== 'REVIEW') {
-      throw conflict(`Claim ${claim.claim_no} is ${claim.status} in ${claim.stage}; ${rule}`, 'CLAIM_IN_PROGRESS');
-    }
-    const review = await scope.selectFrom('claim_reviews').select('id').where('claim_id', '=', claim.id).executeTakeFirst();
-    const settlement = await scope.selectFrom('claim_settlements').select('id').where('claim_id', '=', claim.id).executeTakeFirst();
-    if (review || settlement) throw conflict(`Claim ${claim.claim_no} has a ${review ? 'review' : 'settlement'}; ${rule}`, 'CLAIM_IN_PROGRESS');
-    // Its assets, third party losses, document links and history go with it (on delete cascade).
-    await scope.deleteFrom('claims').where('id', '=', claim.id).execute();
-    return claim.claim_no;
-  });
+  const claimNo = await withdrawClaim(ctx, clientId(ctx), req.params.id);
   return { message: `Claim ${claimNo} withdrawn` };
 };

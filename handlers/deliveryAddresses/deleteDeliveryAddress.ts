@@ -1,14 +1,9 @@
-import { notFound } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
+import { removeDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** Deletes one of the signed-in client's addresses. Deleting the PRIMARY one promotes no other. */
 export const deleteDeliveryAddress: Handler<'deleteDeliveryAddress'> = async (ctx, req) => {
-  const deleted = await ctx.scope.deleteFrom('delivery_addresses')
-    .where('id', '=', req.params.id)
-    .where('client_id', '=', clientId(ctx))
-    .returning('id')
-    .executeTakeFirst();
-  if (!deleted) throw notFound('Delivery address');
+  await removeDeliveryAddress(ctx.scope, clientId(ctx), req.params.id);
   return { message: 'Delivery address deleted' };
 };

@@ -1,22 +1,9 @@
-import { notFound } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { storageOf } from '../../server/domain/documents/store.js';
+import { removeDocument } from '../../server/domain/documents/owned.js';
 
-/**
- * Deletes the row, then the bytes, inside one transaction: if removing the bytes fails the row
- * comes back (500, and a retry can finish the job) rather than leaving bytes nobody can reach.
- */
+/** Deletes one of the signed-in client's documents, its bytes with it. */
 export const deleteDocument: Handler<'deleteDocument'> = async (ctx, req) => {
-  const owner = clientId(ctx);
-  await ctx.scope.transaction(async (scope) => {
-    const row = await scope.deleteFrom('documents')
-      .where('id', '=', req.params.id)
-      .where('client_id', '=', owner)
-      .returning('storage_key')
-      .executeTakeFirst();
-    if (!row) throw notFound('Document');
-    await storageOf(ctx).delete(row.storage_key);
-  });
+  await removeDocument(ctx, clientId(ctx), req.params.id);
   return { message: 'Document deleted' };
 };

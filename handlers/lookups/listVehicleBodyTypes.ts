@@ -1,8 +1,6 @@
 import type { Handler } from '../types.js';
+import { vehicleBodyTypes } from '../../server/domain/reference/lists.js';
 import { vehicleBodyTypeFromRow } from './mappers.js';
 
 /** Vehicle body types, by name. */
-export const listVehicleBodyTypes: Handler<'listVehicleBodyTypes'> = async (ctx) => {
-  const rows = await ctx.db.selectFrom('vehicle_body_types').selectAll().orderBy('name').orderBy('code').execute();
-  return { data: rows.map(vehicleBodyTypeFromRow) };
-};
+export const listVehicleBodyTypes: Handler<'listVehicleBodyTypes'> = async (ctx) => ({ data: (await vehicleBodyTypes(ctx.db)).map(vehicleBodyTypeFromRow) });

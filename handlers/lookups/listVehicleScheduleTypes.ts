@@ -1,8 +1,7 @@
 import type { Handler } from '../types.js';
+import { vehicleScheduleTypes } from '../../server/domain/reference/lists.js';
 import { vehicleScheduleTypeFromRow } from './mappers.js';
 
 /** Vehicle schedule (risk) types with their usage, by name. */
-export const listVehicleScheduleTypes: Handler<'listVehicleScheduleTypes'> = async (ctx) => {
-  const rows = await ctx.db.selectFrom('vehicle_schedule_types').selectAll().orderBy('name').orderBy('code').execute();
-  return { data: rows.map(vehicleScheduleTypeFromRow) };
-};
+export const listVehicleScheduleTypes: Handler<'listVehicleScheduleTypes'> = async (ctx) =>
+  ({ data: (await vehicleScheduleTypes(ctx.db)).map(vehicleScheduleTypeFromRow) });

@@ -1,15 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { CompanyRow, Database } from '../../server/platform/db/schema.js';
+import type { companyColumns, countryColumns, insurerColumns } from '../../server/domain/reference/lists.js';
 
 /** Rows of the platform-wide lookup tables -> the API objects the contract defines. */
 
 type Schemas = components['schemas'];
 
-// Each mapper names the columns it reads, so queries select exactly those and nothing internal
-// (database, Firebase project, SMS sender id) can reach a response by accident.
+// Each mapper reads exactly the columns its query selects (server/domain/reference/lists.ts).
 
-export const insurerColumns = ['id', 'name', 'email', 'subdomain', 'address', 'kind', 'type', 'primary_color', 'country', 'logo_url'] as const;
 type InsurerSource = Pick<CompanyRow, (typeof insurerColumns)[number]> & { type: Schemas['InsurerType'] };
 
 /** A company row that is an insurer -> Insurer. */
@@ -28,9 +27,6 @@ export function insurerFromRow(row: InsurerSource): Schemas['Insurer'] {
   };
 }
 
-export const companyColumns = [
-  'id', 'name', 'email', 'type', 'kind', 'short_name', 'description', 'primary_color', 'subdomain', 'logo_url', 'country',
-] as const;
 type CompanySource = Pick<CompanyRow, (typeof companyColumns)[number]>;
 
 /** A company row -> Company (the public directory entry). */
@@ -50,7 +46,6 @@ export function companyFromRow(row: CompanySource): Schemas['Company'] {
   };
 }
 
-export const countryColumns = ['code', 'name', 'phone', 'currency', 'flag'] as const;
 type CountryRow = Selectable<Database['countries']>;
 type CountrySource = Pick<CountryRow, (typeof countryColumns)[number]> & Partial<Pick<CountryRow, 'state_provinces'>>;
 

@@ -3,4 +3,7 @@ import type { Handler } from '../types.js';
 import { issuePolicy } from '../../server/domain/policies/issue.js';
 
 /** Creates a policy of any type for the signed-in client (the body is chosen by `policyType`). */
-export const createPolicy: Handler<'createPolicy'> = async (ctx, req) => ({ data: await issuePolicy(ctx, clientId(ctx), req.body) });
+export const createPolicy: Handler<'createPolicy'> = async (ctx, req) => {
+  const owner = clientId(ctx);
+  return { data: await issuePolicy(ctx, owner, req.body, { by: 'client', id: owner }) };
+};

@@ -19,6 +19,9 @@ export type TypedCreateOperation = 'createAutoPolicy' | 'createHomePolicy' | 'cr
 const bodiesFit: HandlerRequest<TypedCreateOperation>['body'] extends PolicyCreateRequest ? true : never = true;
 
 export function createTypedPolicy<K extends TypedCreateOperation>(): Handler<K> {
-  return (async (ctx, req) => ({ data: await issuePolicy(ctx, clientId(ctx), req.body as PolicyCreateRequest) })) as Handler<K>;
+  return (async (ctx, req) => {
+    const owner = clientId(ctx);
+    return { data: await issuePolicy(ctx, owner, req.body as PolicyCreateRequest, { by: 'client', id: owner }) };
+  }) as Handler<K>;
 }
 void bodiesFit;

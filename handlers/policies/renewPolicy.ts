@@ -1,61 +1,9 @@
-import { addDays, differenceInCalendarDays, format, parseISO } from 'date-fns';
-import { ApiError, conflict } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from '../../server/domain/policies/issue.js';
-import { checkAssetShapes } from '../../server/domain/policies/reprice.js';
-import { todayOf, type Asset } from '../../server/domain/policies/rules.js';
-import { assetsToReprice, ownPolicyRow } from '../../server/domain/policies/view.js';
-import { schemeSumInsuredOf } from '../../server/domain/policies/types-catalogue.js';
+import { issueRenewal } from '../../server/domain/policies/renew.js';
 
-const RENEWABLE = new Set(['ACTIVE', 'INACTIVE', 'EXPIRED', 'COMPLETE']);
-const iso = (date: Date) => format(date, 'yyyy-MM-dd');
-
-/**
- * Renews a policy: a RENEWAL policy naming it, same product and type, its assets (or the ones
- * sent), the next term, priced again; created through the same engine as any new policy.
- */
+/** Renews one of the signed-in client's policies: a RENEWAL policy for the next term, priced again. */
 export const renewPolicy: Handler<'renewPolicy'> = async (ctx, req) => {
   const owner = clientId(ctx);
-  const body = req.body ?? {};
-  const old = await ownPolicyRow(ctx.scope, req.params.id, owner);
-  if (!RENEWABLE.has(old.state)) {
-    throw conflict(`Policy ${old.policy_no} is ${old.state}; only ACTIVE, INACTIVE, EXPIRED or COMPLETE policies can be renewed`, 'NOT_RENEWABLE');
-  }
-  await assertNotRenewed(ctx.scope, old);
-  try {
-    await sellableProduct(ctx, old.product_id, old.policy_type);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.statusCode === 400)) throw error;
-    throw conflict(`The product of policy ${old.policy_no} is no longer sold; choose another product and create a RENEWAL policy`, 'PRODUCT_UNAVAILABLE');
-  }
-  if (body.assets) checkAssetShapes(old.policy_type, body.assets);
-  const today = todayOf(ctx.clock.now());
-  const next = iso(addDays(parseISO(old.end_date), 1));
-  const startDate = body.startDate ?? (next < today.date ? today.date : next);
-  const termDays = differenceInCalendarDays(parseISO(old.end_date), parseISO(old.start_date));
-  const endDate = body.endDate ?? iso(addDays(parseISO(startDate), termDays));
-  const assets = (body.assets as Asset[] | undefined)
-    // An asset's own dates belonged to the old term; the new one's default to the new term.
-    ?? (await assetsToReprice(ctx.scope, old.id)).map(({ startDate: _start, endDate: _end, ...asset }) => asset);
-
-  const renewal = {
-    policyType: old.policy_type,
-    productId: old.product_id,
-    currency: old.currency,
-    exchangeRate: Number(old.exchange_rate),
-    startDate,
-    endDate,
-    businessType: 'RENEWAL',
-    businessCategory: old.business_category,
-    oldPolicyId: old.id,
-    generateInvoice: body.generateInvoice ?? true,
-    assets,
-    ...(old.cover_type !== null ? { coverType: old.cover_type } : {}),
-    ...(old.group_id !== null ? { groupId: old.group_id } : {}),
-    ...(body.notes !== undefined ? { notes: body.notes } : {}),
-    ...(old.fleet_discount_rate !== null ? { fleetDiscountRate: Number(old.fleet_discount_rate) } : {}),
-    ...(schemeSumInsuredOf(old) !== undefined ? { sumInsured: schemeSumInsuredOf(old) } : {}),
-  } as PolicyCreateRequest;
-  return { data: await issuePolicy(ctx, owner, renewal) };
+  return { data: await issueRenewal(ctx, owner, req.params.id, req.body ?? {}, { by: 'client', id: owner }) };
 };

@@ -1,10 +1,5 @@
-import { notFound } from '../../server/platform/errors.js';
 import type { Handler } from '../types.js';
-import { productColumns, toProduct, visibleProducts } from '../../server/domain/products/visible.js';
+import { visibleProduct } from '../../server/domain/products/list.js';
 
 /** One product the client may buy; any other is not found. */
-export const getProduct: Handler<'getProduct'> = async (ctx, req) => {
-  const row = await visibleProducts(ctx).select(productColumns).where('products.id', '=', req.params.id).executeTakeFirst();
-  if (!row) throw notFound('Product');
-  return { data: toProduct(row) };
-};
+export const getProduct: Handler<'getProduct'> = async (ctx, req) => ({ data: await visibleProduct(ctx, req.params.id) });

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { HtmlError } from '../../server/platform/errors.js';
 import type { FileResult } from '../../server/platform/files.js';
-import type { CheckoutState, PromptState, SandboxPayment } from '../../server/domain/money/sandbox-payments.js';
+import { checkoutPath, promptPath, type SandboxCheckout, type SandboxPayment, type SandboxPrompt } from '../../server/domain/money/sandbox-payments.js';
 
 /**
  * The sandbox provider's pages: plain HTML, no script and nothing loaded from elsewhere, so they
@@ -93,7 +93,8 @@ ${details(payment, extra)}
 }
 
 /** The hosted checkout: the buttons while it is open, else what became of it. */
-export function checkoutPage(payment: SandboxPayment, state: CheckoutState, action: string): FileResult {
+export function checkoutPage({ payment, state }: SandboxCheckout): FileResult {
+  const action = checkoutPath(payment.reference);
   const money = formatMoney(payment.currency, payment.amount);
   switch (state) {
     case 'open':
@@ -117,7 +118,8 @@ ${details(payment)}
 }
 
 /** The stand-in for the wallet holder's phone: the prompt while it waits, else its result. */
-export function mobileMoneyPage(payment: SandboxPayment, state: PromptState, action: string): FileResult {
+export function mobileMoneyPage({ payment, state }: SandboxPrompt): FileResult {
+  const action = promptPath(payment.reference);
   const money = formatMoney(payment.currency, payment.amount);
   const wallet: Array<[string, string]> = [['Mobile number', payment.mobileNumber ?? '']];
   const testNumbers = '<p class="note">Test numbers: a number ending in 0000 always fails, even when approved; any other number pays when approved.</p>';

@@ -1,52 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
-import { listOrExport } from '../../server/platform/export/listing.js';
-import { badRequest } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
-import { containsPattern, isoDate } from '../../server/platform/filters.js';
-import { billsPolicy } from '../../server/domain/money/invoice-view.js';
+import { listClientTransactions } from '../../server/domain/money/transaction-list.js';
 import type { Handler } from '../types.js';
-import { toTransactions, transactionColumns, transactionQuery, type Transaction } from '../../server/domain/money/transaction-view.js';
 
-/**
- * The signed-in client's payments, newest first, with every seed filter: a page, every row, or
- * an .xlsx export. Dates filter on the day the money was paid (`dateReceived`).
- */
-export const listTransactions: Handler<'listTransactions'> = async (ctx, req) => {
-  const query = req.query;
-  const owner = clientId(ctx);
-  const from = query.from === undefined ? undefined : isoDate(query.from, 'query.from');
-  const to = query.to === undefined ? undefined : isoDate(query.to, 'query.to');
-  const day = query.date === undefined ? undefined : isoDate(query.date, 'query.date');
-  if (from !== undefined && to !== undefined && to < from) throw badRequest('query.to must not be before query.from');
-  const billed = (condition: RawBuilder<boolean>) => billsPolicy('transactions.invoice_id', 'transactions.tenant_id', condition);
-  const matching = transactionQuery(ctx.scope, owner)
-    .$if(query.clientId !== undefined, (qb) => qb.where('transactions.client_id', '=', query.clientId!))
-    .$if(query.invoiceId !== undefined, (qb) => qb.where('transactions.invoice_id', '=', query.invoiceId!))
-    .$if(query.invoiceNo !== undefined, (qb) => qb.where(sql<boolean>`upper(invoice.invoice_no) = upper(${query.invoiceNo!})`))
-    .$if(query.policyId !== undefined, (qb) => qb.where(billed(sql<boolean>`p.id = ${query.policyId!}`)))
-    .$if(query.policyNo !== undefined, (qb) => qb.where(billed(sql<boolean>`p.policy_no ilike ${containsPattern(query.policyNo!)}`)))
-    .$if(query.status !== undefined, (qb) => qb.where('transactions.status', '=', query.status!))
-    .$if(from !== undefined, (qb) => qb.where('transactions.date_received', '>=', from!))
-    .$if(to !== undefined, (qb) => qb.where('transactions.date_received', '<=', to!))
-    .$if(day !== undefined, (qb) => qb.where('transactions.date_received', '=', day!));
-  return listOrExport({
-    query, matching, columns: matching.select(transactionColumns), table: 'transactions', noun: 'transactions',
-    toItems: (rows) => toTransactions(ctx.scope, rows),
-    sheet: { name: 'Transactions', filename: `transactions-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`, columns: [
-      { header: 'Transaction No', value: (t: Transaction) => t.transactionNo },
-      { header: 'Invoice No', value: (t) => t.invoice.invoiceNo },
-      { header: 'Payment method', value: (t) => t.paymentMethod },
-      { header: 'Status', value: (t) => t.status },
-      { header: 'Currency', value: (t) => t.currency },
-      { header: 'Amount', value: (t) => t.amount },
-      { header: 'Exchange rate', value: (t) => t.exchangeRate },
-      { header: 'Converted amount', value: (t) => t.convertedAmount },
-      { header: 'Date received', value: (t) => t.dateReceived },
-      { header: 'Type', value: (t) => t.transactionType },
-      { header: 'Payee', width: 24, value: (t) => t.payee },
-      { header: 'Institution', width: 24, value: (t) => t.paymentInstitution },
-      { header: 'Cheque No', value: (t) => t.cheque?.chequeNo ?? null },
-      { header: 'Created at', width: 24, value: (t) => t.createdAt },
-    ] },
-  });
-};
+/** The signed-in client's payments, newest first, with every seed filter: a page, every row, or an .xlsx export. */
+export const listTransactions: Handler<'listTransactions'> = async (ctx, req) =>
+  listClientTransactions(ctx.scope, clientId(ctx), req.query, ctx.clock.now());

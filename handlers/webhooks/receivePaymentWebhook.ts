@@ -1,5 +1,4 @@
-import { notFound } from '../../server/platform/errors.js';
-import { providerNamed, receivePaymentEvent } from '../../server/domain/money/webhooks.js';
+import { receiveWebhook } from '../../server/domain/money/webhooks.js';
 import type { Handler } from '../types.js';
 
 /**
@@ -7,8 +6,4 @@ import type { Handler } from '../types.js';
  * validated (the `webhookSignature` security of the contract); here it is recorded once and
  * settles the payment it names.
  */
-export const receivePaymentWebhook: Handler<'receivePaymentWebhook'> = async (ctx, req) => {
-  const provider = providerNamed(ctx, req.params.provider);
-  if (!provider) throw notFound('Payment provider');
-  return receivePaymentEvent(ctx, provider.name, provider.parseEvent(req.body), req.body);
-};
+export const receivePaymentWebhook: Handler<'receivePaymentWebhook'> = async (ctx, req) => receiveWebhook(ctx, req.params.provider, req.body);

@@ -35,6 +35,16 @@ export function toCartItem(row: CartItemRow, checkout: CartItemCheckout): CartIt
   } as CartItem;
 }
 
+/** A cart_items row as the API shows it, with whether it would pass checkout now. */
+export async function withCheckout(ctx: HandlerContext, scope: TenantScope, clientId: string, row: CartItemRow): Promise<CartItem> {
+  return toCartItem(row, await checkoutStatus(ctx, scope, clientId, row));
+}
+
+/** One of a client's items as the API shows it; anyone else's is a 404. */
+export async function loadCartItem(ctx: HandlerContext, clientId: string, id: string): Promise<CartItem> {
+  return withCheckout(ctx, ctx.scope, clientId, await ownCartItem(ctx.scope, id, clientId));
+}
+
 /** One of the signed-in client's items, or 404 (another client's or tenant's id included); `lock` for changes. */
 export async function ownCartItem(scope: TenantScope, id: string, clientId: string, { lock = false } = {}): Promise<CartItemRow> {
   const row = await scope.selectFrom('cart_items').select(cartItemColumns)

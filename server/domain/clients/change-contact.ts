@@ -2,8 +2,8 @@ import { badRequest } from '../../platform/errors.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { notifyClient } from './notifications.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
-import { clientId } from '../../platform/actor.js';
-import { toClientAccount } from './account.js';
+import { toClientAccount, type ClientAccount } from './account.js';
+import { retireCodes, verificationCode } from './codes.js';
 import { checkContactFree, contactConflict } from './rules.js';
 
 const KINDS = {
@@ -17,24 +17,22 @@ const same = (kind: keyof typeof KINDS, a: string, b: string) => (kind === 'emai
  * Changes the account's email or phone number: the old one must be the current one, the new one
  * free in the tenant. The new one needs verifying; the old one is told, so a takeover is noticed.
  */
-export async function changeContact(ctx: HandlerContext, kind: keyof typeof KINDS, oldValue: string, newValue: string) {
+export async function changeContact(ctx: HandlerContext, clientId: string, kind: keyof typeof KINDS, oldValue: string, newValue: string): Promise<ClientAccount> {
   const k = KINDS[kind];
-  const id = clientId(ctx);
   const now = ctx.clock.now();
-  await consume(ctx.db, `contact-change:${ctx.tenant.id}:${id}`, LIMITS.contactChangePerAccount, now);
-  const client = await ctx.scope.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  await consume(ctx.db, `contact-change:${ctx.tenant.id}:${clientId}`, LIMITS.contactChangePerAccount, now);
+  const client = await ctx.scope.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
   const current = client[k.column];
   if (!current || !same(kind, current, oldValue.trim())) throw badRequest(`body.${k.old} is not the account's ${k.label}`, 'OLD_CONTACT_MISMATCH');
   if (same(kind, current, newValue)) throw badRequest(`body.${k.new} is the account's ${k.label} already`);
 
   const updated = await ctx.scope.transaction(async (scope) => {
-    await checkContactFree(scope, kind === 'email' ? { email: newValue } : { phoneNumber: newValue }, id);
+    await checkContactFree(scope, kind === 'email' ? { email: newValue } : { phoneNumber: newValue }, clientId);
     const row = await scope.updateTable('clients')
       .set({ [k.column]: newValue, [k.verified]: null, updated_at: now })
-      .where('id', '=', id).returningAll().executeTakeFirstOrThrow().catch(contactConflict);
+      .where('id', '=', clientId).returningAll().executeTakeFirstOrThrow().catch(contactConflict);
     // Codes sent to the old contact must not verify the new one.
-    await scope.updateTable('verification_codes').set({ consumed_at: now })
-      .where('client_id', '=', id).where('channel', '=', kind).where('consumed_at', 'is', null).execute();
+    await retireCodes(scope, clientId, verificationCode(kind), now);
     await notifyClient(ctx, scope, row, {
       title: `Your ${k.label} was changed`,
       body: `The ${k.label} of your ${ctx.tenant.name} account was changed. If this was not you, contact support now.`,
@@ -42,5 +40,5 @@ export async function changeContact(ctx: HandlerContext, kind: keyof typeof KIND
     });
     return row;
   });
-  return { data: toClientAccount(updated, now) };
+  return toClientAccount(updated, now);
 }

@@ -14,3 +14,10 @@ export async function accessTokenFor(ctx: HandlerContext, client: Pick<ClientRow
 export async function signedIn(ctx: HandlerContext, client: ClientRow) {
   return { data: { ...toClientAccount(client, ctx.clock.now()), ...(await accessTokenFor(ctx, client)) } };
 }
+
+/** Signs one token out: the revocation is a row, so every instance sees it. */
+export async function revokeToken(ctx: HandlerContext, tokenId: string, expiresAt: Date) {
+  await ctx.scope.insertInto('revoked_tokens', { jti: tokenId, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('jti').doNothing())
+    .execute();
+}

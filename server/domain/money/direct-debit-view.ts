@@ -1,4 +1,5 @@
-import type { components } from '../../../generated/api.js';
+import type { components, operations } from '../../../generated/api.js';
+import { newestFirstPage } from '../../platform/export/listing.js';
 import { invoiceFigures, paymentSums } from './figures.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { ownRow } from '../../platform/ownership.js';
@@ -112,4 +113,17 @@ export const ownDirectDebit = (scope: TenantScope, id: string, clientId: string,
 export async function loadDirectDebit(scope: TenantScope, id: string, clientId: string): Promise<DirectDebitDetails> {
   const [debit] = await toDirectDebits(scope, [await ownDirectDebit(scope, id, clientId)]);
   return { ...debit, history: await historyOf(scope, id) };
+}
+
+export type DirectDebitListQuery = NonNullable<operations['listDirectDebits']['parameters']['query']>;
+
+/** One page of the client's mandates, newest first, filtered by policy when asked. */
+export async function listClientDirectDebits(scope: TenantScope, clientId: string, query: DirectDebitListQuery) {
+  // The contract gives page and limit defaults, which request validation fills in.
+  const page = query.page!;
+  const limit = query.limit!;
+  const filtered = directDebitQuery(scope, clientId)
+    .$if(query.policyId !== undefined, (qb) => qb.where('direct_debits.policy_id', '=', query.policyId!));
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(directDebitColumns), 'direct_debits', { page, limit });
+  return { data: await toDirectDebits(scope, rows), paginator };
 }

@@ -1,9 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import { invoiceFigures, paymentSums } from './figures.js';
+import { notFound } from '../../platform/errors.js';
+import { idOrNumber } from '../../platform/filters.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 
 export type Invoice = components['schemas']['Invoice'];
+export type ExternalInvoice = components['schemas']['ExternalInvoice'];
 type InvoicePolicy = components['schemas']['InvoicePolicy'];
 type InvoiceTransaction = components['schemas']['InvoiceTransaction'];
 
@@ -73,4 +76,31 @@ export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promis
       ...invoiceFigures(row.amount, row.exchange_rate, sums.get(row.id)!),
     };
   });
+}
+
+/**
+ * An invoice of the tenant (`insurer`), by number or id, or 404: what a payer who is not the
+ * client needs to pay it, and no more.
+ */
+export async function externalInvoice(scope: TenantScope, insurer: string, invoiceNoOrId: string): Promise<ExternalInvoice> {
+  const row = await scope.selectFrom('invoices')
+    .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description'])
+    .where(idOrNumber(invoiceNoOrId, 'id', 'invoice_no'))
+    .executeTakeFirst();
+  if (!row) throw notFound('Invoice');
+  const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(scope, [row.id])).get(row.id)!);
+  return {
+    id: row.id,
+    invoiceNo: row.invoice_no,
+    currency: row.currency,
+    amount: Number(row.amount),
+    invoiceDate: row.invoice_date,
+    description: row.description,
+    policyNos: (await billedPolicies(scope, [row.id])).get(row.id)!.map((p) => p.policyNo),
+    insurer,
+    amountPaid: figures.amountPaid,
+    amountUnpaid: figures.amountUnpaid,
+    status: figures.status,
+    isClosed: figures.isClosed,
+  };
 }

@@ -4,13 +4,14 @@ import type { Services } from '../../platform/context.js';
 import type { InvoicesTable, PaymentMethod, TransactionsTable, TransactionStatus } from '../../platform/db/schema.js';
 import { notifyClient } from '../clients/notifications.js';
 import { issueReceipt } from './receipts/number.js';
+import { conflict } from '../../platform/errors.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { movePolicy } from '../states/policy.js';
 import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
-import { invoiceFigures, paymentSums } from './figures.js';
+import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
@@ -89,6 +90,20 @@ export async function expireCheckouts(scope: TenantScope, invoiceId: string, now
     await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, 'CANCELLED',
       { by: 'system', id: null }, now, 'Checkout expired unfinished');
   }
+}
+
+/**
+ * What a new payment or mandate may still claim on a locked invoice, once its stale checkouts have
+ * expired; 409 when nothing is left (paid or being paid).
+ */
+export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
+  await expireCheckouts(scope, invoice.id, now);
+  const remaining = remainingToPay(invoice.amount, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  if (remaining.lessThanOrEqualTo(0)) {
+    throw conflict(`Invoice ${invoice.invoice_no} has nothing left to pay (${new Decimal(invoice.amount).toFixed(2)} ${invoice.currency} paid or being paid)`,
+      'INVOICE_SETTLED');
+  }
+  return remaining;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { PaymentMethod, TransactionStatus } from '../../platform/db/schema.js';
 import { CHECKOUT_TTL_MS } from './payments.js';
@@ -61,6 +62,58 @@ export function checkoutState(payment: SandboxPayment, now: Date): CheckoutState
 
 export function promptState(payment: SandboxPayment): PromptState {
   return payment.status === 'PENDING_VERIFICATION' ? 'open' : payment.status === 'VERIFIED' ? 'approved' : 'failed';
+}
+
+/** A checkout as its page shows it. */
+export interface SandboxCheckout { payment: SandboxPayment; state: CheckoutState }
+/** A wallet prompt as the stand-in phone shows it. */
+export interface SandboxPrompt { payment: SandboxPayment; state: PromptState }
+
+/** The sandbox checkout a reference names, and where it stands; undefined when there is none. */
+export async function sandboxCheckout(ctx: HandlerContext, reference: string): Promise<SandboxCheckout | undefined> {
+  const payment = await loadSandboxPayment(ctx, 'ONLINE', reference);
+  return payment && { payment, state: checkoutState(payment, ctx.clock.now()) };
+}
+
+/** The sandbox wallet prompt a reference names, and where it stands; undefined when there is none. */
+export async function sandboxPrompt(ctx: HandlerContext, reference: string): Promise<SandboxPrompt | undefined> {
+  const payment = await loadSandboxPayment(ctx, 'MOBILE_MONEY', reference);
+  return payment && { payment, state: promptState(payment) };
+}
+
+const CHECKOUT_EVENTS: Record<components['schemas']['SandboxCheckoutAnswer']['outcome'], SandboxEvent['type']> = {
+  pay: 'checkout.completed',
+  fail: 'checkout.failed',
+  cancel: 'checkout.cancelled',
+};
+
+/**
+ * A button of the checkout page: while the checkout is open, the provider's signed event goes to
+ * the webhook (which settles the payment). The payment, or undefined when there is none.
+ */
+export async function answerCheckout(ctx: HandlerContext, reference: string,
+  answer: components['schemas']['SandboxCheckoutAnswer']): Promise<SandboxPayment | undefined> {
+  const checkout = await sandboxCheckout(ctx, reference);
+  if (checkout?.state === 'open') await sendSandboxEvent(ctx, checkout.payment, CHECKOUT_EVENTS[answer.outcome]);
+  return checkout?.payment;
+}
+
+/** The sandbox's test numbers: a wallet whose number ends in these digits always fails. */
+export const FAILING_NUMBER_SUFFIX = '0000';
+
+/**
+ * The wallet holder's answer: approved from a number not ending in 0000 pays; anything else fails.
+ * While the prompt is open, the provider's signed event goes to the webhook. The payment, or
+ * undefined when there is none.
+ */
+export async function answerPrompt(ctx: HandlerContext, reference: string,
+  answer: components['schemas']['SandboxMobileMoneyAnswer']): Promise<SandboxPayment | undefined> {
+  const prompt = await sandboxPrompt(ctx, reference);
+  if (prompt?.state === 'open') {
+    const pays = answer.outcome === 'approve' && !(prompt.payment.mobileNumber ?? '').endsWith(FAILING_NUMBER_SUFFIX);
+    await sendSandboxEvent(ctx, prompt.payment, pays ? 'mobile_money.completed' : 'mobile_money.failed');
+  }
+  return prompt?.payment;
 }
 
 export const checkoutPath = (reference: string) => `${API_PREFIX}/sandbox/checkout/${reference}`;

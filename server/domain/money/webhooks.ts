@@ -17,6 +17,17 @@ export function providerNamed(services: Pick<Services, 'payments'>, name: string
 }
 
 /**
+ * A provider's webhook, its signature already checked over the raw body: the provider it is
+ * addressed to (404 unless the configured one) reads the event, which is then processed.
+ */
+export async function receiveWebhook(services: Pick<Services, 'db' | 'clock' | 'notifier' | 'payments'>, providerName: string,
+  body: unknown): Promise<WebhookAck> {
+  const provider = providerNamed(services, providerName);
+  if (!provider) throw notFound('Payment provider');
+  return receivePaymentEvent(services, provider.name, provider.parseEvent(body), body);
+}
+
+/**
  * The payment a provider's reference names, and its tenant. Callers without an `Api-Key` (the
  * provider's webhook, the payer's browser on the sandbox pages) know only the reference, so this
  * is the one query over every tenant's payments; it reads no more than the ids, and everything

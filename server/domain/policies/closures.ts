@@ -1,6 +1,9 @@
-import type { components } from '../../../generated/api.js';
+import type { components, operations } from '../../../generated/api.js';
 import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import { badRequest, conflict } from '../../platform/errors.js';
+import { newestFirstPage } from '../../platform/export/listing.js';
+import { containsPattern } from '../../platform/filters.js';
+import type { Paginator } from '../../platform/pagination.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { todayOf } from './rules.js';
@@ -27,6 +30,28 @@ export const closureColumns = [
 /** The client's requests with every column a PolicyClosure shows. */
 export const closureRows = (scope: TenantScope, clientId: string) => closureQuery(scope, clientId).select(closureColumns);
 type ClosureRow = Awaited<ReturnType<ReturnType<typeof closureRows>['executeTakeFirstOrThrow']>>;
+
+/** The query of a closure request list: its filters and its page. */
+export type ClosureListQuery = NonNullable<operations['listPolicyClosures']['parameters']['query']>;
+export type ClosureFilters = Pick<ClosureListQuery, 'status' | 'policyId' | 'policyNo' | 'id'>;
+
+/** Narrows a closure query to the requests matching every filter given. */
+export function filterClosures(closures: ReturnType<typeof closureQuery>, { status, policyId, policyNo, id }: ClosureFilters) {
+  return closures
+    .$if(status !== undefined, (qb) => qb.where('policy_closures.status', '=', status!))
+    .$if(policyId !== undefined, (qb) => qb.where('policy_closures.policy_id', '=', policyId!))
+    .$if(policyNo !== undefined, (qb) => qb.where('policy.policy_no', 'ilike', containsPattern(policyNo!)))
+    .$if(id !== undefined, (qb) => qb.where('policy_closures.id', '=', id!));
+}
+
+/** One page of a client's closure requests, newest first, filtered as asked. */
+export async function listClosures(scope: TenantScope, clientId: string, query: ClosureListQuery): Promise<{ data: PolicyClosure[]; paginator: Paginator }> {
+  // The contract gives page and limit defaults, which request validation fills in.
+  const page = { page: query.page!, limit: query.limit! };
+  const filtered = filterClosures(closureQuery(scope, clientId), query);
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(closureColumns), 'policy_closures', page);
+  return { data: rows.map(toPolicyClosure), paginator };
+}
 
 /** Row -> PolicyClosure. */
 export function toPolicyClosure(row: ClosureRow): PolicyClosure {

@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { notifyClient } from '../clients/notifications.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { nextNumber } from '../../platform/numbering.js';
-import { initialPolicyState, recordInitialState } from '../states/policy.js';
+import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { visibleProducts } from '../products/visible.js';
 import { priceCover } from './reprice.js';
@@ -114,11 +114,13 @@ export interface WriteOptions {
 
 /**
  * Writes a prepared policy in the caller's transaction: the renewal check, its number, the
- * policy, its assets, its first state (`PROCESSING` when invoiced, else `DRAFT`), and unless told
- * otherwise its invoice and the client's notification. Answers what an invoice needs to bill it.
+ * policy, its assets, its first state (`PROCESSING` when invoiced, else `DRAFT`, recorded as
+ * `actor`'s), and unless told otherwise its invoice and the client's notification. Answers what an
+ * invoice needs to bill it.
  */
 export async function writePolicy(
-  ctx: HandlerContext, scope: TenantScope, clientId: string, prepared: PreparedPolicy, { ownInvoice = true, notify = true }: WriteOptions = {},
+  ctx: HandlerContext, scope: TenantScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
+  { ownInvoice = true, notify = true }: WriteOptions = {},
 ): Promise<BilledPolicy> {
   const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today } = prepared;
   await checkRenewal(scope, body, clientId, prepared.root);
@@ -152,7 +154,7 @@ export async function writePolicy(
     updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
   await writeAssets(scope, policy.id, assets, rating.assetPremiums);
-  await recordInitialState(scope, policy.id, state, { by: 'client', id: clientId }, now);
+  await recordInitialState(scope, policy.id, state, actor, now);
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (generateInvoice && ownInvoice) {
     await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed] }, today.date, now);
@@ -169,13 +171,13 @@ export async function writePolicy(
 }
 
 /**
- * Creates a policy for the signed-in client from a create body (any policy type): checks what the
- * schema cannot, prices it, numbers it, and writes the policy, its assets, its first state, its
- * invoice and the client's notification in one transaction.
+ * Creates a policy for a client from a create body (any policy type): checks what the schema
+ * cannot, prices it, numbers it, and writes the policy, its assets, its first state (`actor`'s),
+ * its invoice and the client's notification in one transaction.
  */
-export async function issuePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest): Promise<Policy> {
+export async function issuePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, actor: StateActor): Promise<Policy> {
   const prepared = await preparePolicy(ctx, ctx.scope, clientId, body);
-  const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared));
+  const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
   return loadPolicy(ctx.scope, id, clientId);
 }
 

@@ -1,7 +1,10 @@
 import type { components } from '../../../generated/api.js';
+import type { HandlerContext } from '../../platform/context.js';
 import { publishedDocument } from '../../platform/openapi.js';
+import { visibleProducts } from '../products/visible.js';
 
 type PolicyType = components['schemas']['PolicyType'];
+type PolicyTypeInfoView = components['schemas']['PolicyTypeInfo'];
 
 /** What people call each policy type. */
 const NAMES: Record<PolicyType, string> = {
@@ -89,3 +92,17 @@ export const POLICY_TYPES = fromContract();
 /** A stored policy's scheme sum insured, for pricing it again. */
 export const schemeSumInsuredOf = (policy: { policy_type: string; sum_insured: string | null }) =>
   POLICY_TYPES[policy.policy_type as PolicyType].schemeSumInsured && policy.sum_insured !== null ? Number(policy.sum_insured) : undefined;
+
+/** Every policy type, with its asset schema, its create call and how many products the tenant's clients can buy. */
+export async function policyTypesOnSale(ctx: HandlerContext): Promise<PolicyTypeInfoView[]> {
+  const counts = await visibleProducts(ctx).select(['products.category']).select((eb) => eb.fn.countAll<string>().as('count'))
+    .groupBy('products.category').execute();
+  const available = new Map(counts.map((row) => [row.category, Number(row.count)]));
+  return Object.entries(POLICY_TYPES).map(([policyType, info]) => ({
+    policyType: policyType as PolicyType,
+    name: info.name,
+    assetSchema: info.assetSchema,
+    createPath: info.createPath ?? '/client/policies',
+    productCount: available.get(policyType) ?? 0,
+  }));
+}

@@ -5,7 +5,7 @@ import { ToWords } from 'to-words';
 import type { PaymentMethod } from '../../../platform/db/schema.js';
 
 /**
- * A payment's official receipt as a PDF: everything it shows comes in `ReceiptData` (the handler
+ * A payment's official receipt as a PDF: everything it shows comes in `ReceiptData` (receipt.ts
  * reads it), so this module only lays it out. A4, PDF's built-in Helvetica (nothing embedded,
  * nothing fetched), streamed as it is written.
  */

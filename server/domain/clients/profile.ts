@@ -1,0 +1,102 @@
+import type { components } from '../../../generated/api.js';
+import type { HandlerContext } from '../../platform/context.js';
+import type { ClientUpdate } from '../../platform/db/schema.js';
+import { badRequest } from '../../platform/errors.js';
+import type { Part } from '../../platform/files.js';
+import { checkAgainstSchema } from '../../platform/validation.js';
+import { discardStored, multipartError, recordDocuments, storeFile, type StoredFile } from '../documents/store.js';
+import { documentUrl } from '../documents/view.js';
+import { toClientAccount, type ClientAccount } from './account.js';
+import { checkClientFields } from './rules.js';
+
+type ProfileUpdate = components['schemas']['UpdateAccountRequest'];
+
+const INDIVIDUAL_ONLY = ['firstName', 'lastName', 'otherNames', 'title', 'gender', 'dateOfBirth', 'identificationCard'] as const;
+const CORPORATE_ONLY = ['companyName', 'dateOfIncorporation', 'contactPersons'] as const;
+
+/** The update as column values; JSON columns are written as JSON text. */
+function columns(update: ProfileUpdate): ClientUpdate {
+  const json = (value: unknown) => JSON.stringify(value ?? null);
+  const map: Record<keyof ProfileUpdate, (value: any) => ClientUpdate> = {
+    country: (v) => ({ country: v }),
+    city: (v) => ({ city: v }),
+    region: (v) => ({ region: v }),
+    digitalAddress: (v) => ({ digital_address: v }),
+    address: (v) => ({ address: v }),
+    industry: (v) => ({ industry: v }),
+    notes: (v) => ({ notes: v }),
+    taxpayerIdentificationNumber: (v) => ({ taxpayer_identification_number: v }),
+    profileImage: (v) => ({ profile_image: v }),
+    firstName: (v) => ({ first_name: v }),
+    lastName: (v) => ({ last_name: v }),
+    otherNames: (v) => ({ other_names: v }),
+    title: (v) => ({ title: v }),
+    gender: (v) => ({ gender: v }),
+    dateOfBirth: (v) => ({ date_of_birth: v }),
+    identificationCard: (v) => ({ identification_card: json(v) }),
+    companyName: (v) => ({ company_name: v }),
+    dateOfIncorporation: (v) => ({ date_of_incorporation: v }),
+    contactPersons: (v) => ({ contact_persons: json(v) }),
+  };
+  return Object.assign({}, ...Object.entries(update).map(([key, value]) => map[key as keyof ProfileUpdate](value)));
+}
+
+/** Changes the profile fields sent, after the checks JSON Schema cannot make (a person's fields on a person only, and so on). */
+export async function updateProfile(ctx: HandlerContext, clientId: string, update: ProfileUpdate): Promise<ClientAccount> {
+  const client = await ctx.scope.selectFrom('clients').select('type').where('id', '=', clientId).executeTakeFirstOrThrow();
+  const foreign = client.type === 'INDIVIDUAL' ? CORPORATE_ONLY : INDIVIDUAL_ONLY;
+  const misplaced = foreign.find((field) => field in update);
+  if (misplaced) {
+    throw badRequest(`body.${misplaced} applies to ${client.type === 'INDIVIDUAL' ? 'CORPORATE' : 'INDIVIDUAL'} clients only`);
+  }
+  await checkClientFields(ctx, update);
+  const now = ctx.clock.now();
+  const row = await ctx.scope.updateTable('clients').set({ ...columns(update), updated_at: now })
+    .where('id', '=', clientId).returningAll().executeTakeFirstOrThrow();
+  return toClientAccount(row, now);
+}
+
+// Form fields that carry JSON (objects and arrays); every other field is text.
+const JSON_FIELDS = new Set(['identificationCard', 'contactPersons']);
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+
+/** The form's fields as the JSON form would send them; a profileImage file is stored (its key in `keys`) and named by its document URL. */
+async function readProfileForm(ctx: HandlerContext, parts: AsyncIterable<Part>, keys: string[]) {
+  const fields: Record<string, unknown> = {};
+  let image: StoredFile | undefined;
+  for await (const part of parts) {
+    if (part.kind === 'file') {
+      if (part.field !== 'profileImage') throw badRequest(`Unexpected file '${part.field}': the only file is profileImage`, 'UNEXPECTED_FIELD');
+      if (image) throw badRequest('Send one profileImage', 'UNEXPECTED_FIELD');
+      image = await storeFile(ctx, { filename: part.filename, stream: part.stream }, { label: 'profileImage', keys, allowed: [...IMAGE_TYPES] });
+    } else if (JSON_FIELDS.has(part.field)) {
+      try { fields[part.field] = JSON.parse(part.value); } catch { throw badRequest(`body.${part.field} must be JSON text`); }
+    } else {
+      fields[part.field] = part.value === '' ? null : part.value;
+    }
+  }
+  if (image) fields.profileImage = documentUrl(image.id);
+  checkAgainstSchema('UpdateAccountRequest', fields);
+  return { update: fields as ProfileUpdate, image };
+}
+
+/**
+ * The profile update as a multipart form: text fields, JSON text for objects and arrays, and at
+ * most one `profileImage` file, stored as one of the client's documents. The fields are checked
+ * against the same schema as the JSON form; whatever fails, the stored image is removed.
+ */
+export async function updateProfileFromForm(ctx: HandlerContext, clientId: string, parts: AsyncIterable<Part>): Promise<ClientAccount> {
+  const keys: string[] = [];
+  try {
+    const { update, image } = await readProfileForm(ctx, parts, keys);
+    // The image's document row and the profile change commit together, or not at all.
+    return await ctx.scope.transaction(async (scope) => {
+      const inTransaction = { ...ctx, scope };
+      if (image) await recordDocuments(inTransaction, clientId, [image]);
+      return updateProfile(inTransaction, clientId, update);
+    });
+  } catch (error) {
+    await discardStored(ctx, keys);
+    throw multipartError(error, 1);
+  }
+}

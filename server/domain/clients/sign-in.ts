@@ -1,0 +1,75 @@
+import type { components } from '../../../generated/api.js';
+import { verifyFirebaseToken } from '../../platform/auth/firebase.js';
+import { verifyPassword } from '../../platform/auth/passwords.js';
+import type { HandlerContext, Services } from '../../platform/context.js';
+import type { ClientRow } from '../../platform/db/schema.js';
+import { badRequest, unauthorized } from '../../platform/errors.js';
+import { clear, consume, LIMITS } from '../../platform/rate-limit.js';
+import { findClientByUsername } from './account.js';
+
+const invalidCredentials = () => unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
+
+/** What a password sign-in checks: the lockout bucket of the account asked for, how to find its row, and what else it must be. */
+export interface PasswordAttempt<Row extends { password_hash: string | null }> {
+  bucket: string;
+  password: string;
+  find: () => Promise<Row | undefined>;
+  /** Throws if the row may not sign in (a disabled account); runs before the failures are forgotten. */
+  admit: (row: Row) => void;
+}
+
+/**
+ * The row whose password this is, under the per-account lockout: every try counts, a success
+ * forgets the failures. Shared by every kind of account that signs in with a password.
+ */
+export async function checkPassword<Row extends { password_hash: string | null }>(
+  services: Pick<Services, 'db'>, attempt: PasswordAttempt<Row>, now: Date,
+): Promise<Row> {
+  await consume(services.db, attempt.bucket, LIMITS.loginPerAccount, now);
+  const row = await attempt.find();
+  // verifyPassword does the same work with or without an account: timing does not tell.
+  if (!(await verifyPassword(row?.password_hash, attempt.password)) || !row) throw invalidCredentials();
+  attempt.admit(row);
+  await clear(services.db, attempt.bucket);
+  return row;
+}
+
+/** A disabled client may not sign in, whatever proves who it is. */
+function assertActive(client: ClientRow): ClientRow {
+  if (!client.is_active) throw unauthorized('This account is disabled; contact support', 'ACCOUNT_DISABLED');
+  return client;
+}
+
+/** The client a Firebase ID token names: by its linked uid, else by a verified email or a phone number (then linked). */
+async function firebaseClient(ctx: HandlerContext, firebaseToken: string) {
+  const projectId = ctx.tenant.firebaseProjectId;
+  if (!projectId) throw badRequest('Firebase login is not enabled for this application', 'FIREBASE_NOT_CONFIGURED');
+  const identity = await verifyFirebaseToken(firebaseToken, projectId, ctx.config.firebaseJwksUrl);
+  if (!identity) throw unauthorized('The Firebase token is invalid or expired', 'INVALID_FIREBASE_TOKEN');
+
+  const live = () => ctx.scope.selectFrom('clients').selectAll().where('deleted_at', 'is', null);
+  const client = await live().where('firebase_uid', '=', identity.uid).executeTakeFirst()
+    ?? (identity.email && identity.emailVerified ? await findClientByUsername(ctx.scope, identity.email) : undefined)
+    ?? (identity.phoneNumber ? await findClientByUsername(ctx.scope, identity.phoneNumber) : undefined);
+  if (!client || (client.firebase_uid && client.firebase_uid !== identity.uid)) {
+    throw unauthorized('No account matches this Firebase user; sign up first', 'ACCOUNT_NOT_FOUND');
+  }
+  if (!client.firebase_uid) {
+    // Remember the link, so later logins need neither the email nor the phone claim.
+    await ctx.scope.updateTable('clients').set({ firebase_uid: identity.uid }).where('id', '=', client.id).execute();
+  }
+  return client;
+}
+
+/** The active client a login proves, by username and password or by Firebase ID token, under the rate limits. */
+export async function authenticateClient(ctx: HandlerContext, body: components['schemas']['LoginRequest'], ip: string): Promise<ClientRow> {
+  const now = ctx.clock.now();
+  await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
+  if ('firebaseToken' in body) return assertActive(await firebaseClient(ctx, body.firebaseToken));
+  return checkPassword(ctx, {
+    bucket: `login:account:${ctx.tenant.id}:${body.username.trim().toLowerCase()}`,
+    password: body.password,
+    find: () => findClientByUsername(ctx.scope, body.username),
+    admit: assertActive,
+  }, now);
+}

@@ -1,0 +1,92 @@
+import { Decimal } from 'decimal.js';
+import type { components } from '../../../generated/api.js';
+import type { HandlerContext, Services } from '../../platform/context.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { idempotent } from '../../platform/idempotency.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { notifyClient } from '../clients/notifications.js';
+import { checkOwnDocuments } from '../documents/owned.js';
+import { todayOf } from '../policies/rules.js';
+import type { TransactionActor } from '../states/transaction.js';
+import { toCents } from './billing.js';
+import { leftToPay, lockInvoice, writePayment } from './payments.js';
+import { loadTransaction, type Transaction } from './transaction-view.js';
+
+export type TransactionCreate = components['schemas']['TransactionCreate'];
+
+/** What makes a request safe to retry: its Idempotency-Key, if any, kept per operation. */
+export interface Replay { key: string | undefined; operation: string }
+
+const CHEQUE_FIELDS = ['chequeDate', 'nameOnCheque', 'chequeNo', 'chequeType'] as const;
+
+/**
+ * Pays one of the client's invoices, for the client or for whoever records it (`actor`). The
+ * invoice row is locked for the whole write, so concurrent payments see each other: "the rest"
+ * (amount 0 or none) is taken once, never twice. ONLINE payments get a hosted checkout,
+ * MOBILE_MONEY a prompt; the rest wait for staff. Run once per Idempotency-Key.
+ */
+export async function payInvoice(ctx: HandlerContext, clientId: string, body: TransactionCreate, actor: TransactionActor,
+  replay: Replay): Promise<Transaction> {
+  const now = ctx.clock.now();
+  checkPaymentFields(body, todayOf(now).date);
+  // Kept as the API answered it ({ data }), so a replay is the first answer.
+  const answer = await idempotent(ctx, { key: replay.key, operation: replay.operation, clientId, body },
+    async (scope) => ({ data: await recordPayment(ctx, scope, clientId, body, actor, now) }));
+  return answer.data;
+}
+
+/** What the schema cannot say: cheque and wallet fields belong to their method only; money is not paid in the future. */
+function checkPaymentFields(body: TransactionCreate, today: string) {
+  if (body.paymentMethod !== 'CHEQUE') {
+    const stray = CHEQUE_FIELDS.find((field) => body[field] !== undefined);
+    if (stray) throw badRequest(`body.${stray} is only allowed when body.paymentMethod is CHEQUE`);
+  }
+  if (body.paymentMethod !== 'MOBILE_MONEY' && body.mobileNumber !== undefined) {
+    throw badRequest('body.mobileNumber is only allowed when body.paymentMethod is MOBILE_MONEY');
+  }
+  if (body.dateReceived !== undefined && body.dateReceived > today) throw badRequest(`body.dateReceived must not be in the future (today is ${today})`);
+}
+
+/** The payment's write in the caller's transaction: the invoice locked, the money checked, the client told. */
+async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, scope: TenantScope, clientId: string, body: TransactionCreate,
+  actor: TransactionActor, now: Date): Promise<Transaction> {
+  const invoice = await lockInvoice(scope, body.invoiceId);
+  if (!invoice || invoice.client_id !== clientId) throw notFound('Invoice');
+  if (body.currency !== undefined && body.currency !== invoice.currency) {
+    throw badRequest(`body.currency must be ${invoice.currency}, the currency of invoice ${invoice.invoice_no}`);
+  }
+  const remaining = await leftToPay(scope, invoice, now);
+  const amount = body.amount ? toCents(body.amount) : remaining;
+  const exchangeRate = new Decimal(body.exchangeRate ?? invoice.exchange_rate);
+  const files = body.files ?? [];
+  await checkOwnDocuments(scope, clientId, files, 'body.files');
+
+  const tx = await writePayment(services, scope, {
+    invoice, clientId, method: body.paymentMethod, amount, exchangeRate, dateReceived: body.dateReceived ?? todayOf(now).date,
+    details: {
+      transaction_type: body.transactionType ?? null,
+      payee: body.payee ?? null,
+      payment_institution: body.paymentInstitution ?? null,
+      description: body.description ?? null,
+      cheque_date: body.chequeDate ?? null,
+      name_on_cheque: body.nameOnCheque ?? null,
+      cheque_no: body.chequeNo ?? null,
+      cheque_type: body.chequeType ?? null,
+      document_ids: JSON.stringify(files),
+      mobile_number: body.mobileNumber ?? null,
+    },
+    actor,
+    at: now,
+  });
+
+  // The sandbox's phone is a page: the client is told where it is.
+  const what = body.paymentMethod === 'ONLINE' ? 'Complete the checkout to pay it.'
+    : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.${tx.promptUrl ? ` (Sandbox: the prompt is at ${tx.promptUrl}.)` : ''}`
+      : 'It will count once approved.';
+  await notifyClient(services, scope, clientId, {
+    title: `Payment ${tx.transactionNo} started`,
+    body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
+    entity: { name: 'transaction', id: tx.id },
+  });
+  return loadTransaction(scope, tx.id, clientId);
+}

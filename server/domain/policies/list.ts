@@ -1,0 +1,119 @@
+import { sql } from 'kysely';
+import type { operations } from '../../../generated/api.js';
+import type { HandlerContext } from '../../platform/context.js';
+import { badRequest } from '../../platform/errors.js';
+import { listOrExport, type ListQuery } from '../../platform/export/listing.js';
+import type { Column } from '../../platform/export/xlsx.js';
+import { containsPattern, isoDate } from '../../platform/filters.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
+
+/** The query of a policy list: its filters, its page, and how it answers (JSON or .xlsx). */
+export type PolicyListQuery = NonNullable<operations['listPolicies']['parameters']['query']>;
+/** The filters on what a policy is (any caller's list): not on who sold it or whose it is. */
+export type PolicyFilters = Pick<PolicyListQuery,
+  'policyNo' | 'clientName' | 'insurerName' | 'productName' | 'productId' | 'state' | 'startDate[]' | 'endDate[]'>;
+type PolicyQuery = ReturnType<typeof policyQuery>;
+
+function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
+  if (!values) return undefined;
+  const [from, to] = values.map((value, i) => isoDate(value, `query.${name}[${i}]`));
+  if (to !== undefined && to < from) throw badRequest(`query.${name}[1] must not be before query.${name}[0]`);
+  return [from, to];
+}
+
+/** Narrows a policy query to the policies matching every filter given (dates checked first: a bad one is a 400). */
+export function filterPolicies(policies: PolicyQuery, filters: PolicyFilters): PolicyQuery {
+  const starts = dateRange(filters['startDate[]'], 'startDate');
+  const ends = dateRange(filters['endDate[]'], 'endDate');
+  const clientName = sql`coalesce(client.company_name, concat_ws(' ', client.first_name, client.other_names, client.last_name))`;
+  return policies
+    .$if(filters.policyNo !== undefined, (qb) => qb.where('policies.policy_no', 'ilike', containsPattern(filters.policyNo!)))
+    .$if(filters.clientName !== undefined, (qb) => qb.where(sql<boolean>`${clientName} ilike ${containsPattern(filters.clientName!)}`))
+    .$if(filters.insurerName !== undefined, (qb) => qb.where('insurer.name', 'ilike', containsPattern(filters.insurerName!)))
+    .$if(filters.productName !== undefined, (qb) => qb.where('product.name', 'ilike', containsPattern(filters.productName!)))
+    .$if(filters.productId !== undefined, (qb) => qb.where('policies.product_id', '=', filters.productId!))
+    .$if(filters.state !== undefined, (qb) => qb.where('policies.state', '=', filters.state!))
+    .$if(starts !== undefined, (qb) => qb.where('policies.start_date', '>=', starts![0]))
+    .$if(starts?.[1] !== undefined, (qb) => qb.where('policies.start_date', '<=', starts![1]!))
+    .$if(ends !== undefined, (qb) => qb.where('policies.end_date', '>=', ends![0]))
+    .$if(ends?.[1] !== undefined, (qb) => qb.where('policies.end_date', '<=', ends![1]!));
+}
+
+/** A client's policies matching every filter given (unordered, unpaged); the client and staff filters as a client sees them. */
+function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyQuery {
+  const own = policyQuery(scope)
+    .where('policies.client_id', '=', clientId)
+    .$if(query.clientId !== undefined, (qb) => qb.where('policies.client_id', '=', query.clientId!))
+    .$if(query.staffId !== undefined, (qb) => qb.where('policies.originating_staff_id', '=', query.staffId!))
+    // Staff names live with staff accounts; a policy with no originating staff matches no name.
+    .$if(query.staffName !== undefined, (qb) => qb.where('policies.originating_staff_id', 'is not', null).where(sql<boolean>`false`));
+  return filterPolicies(own, query);
+}
+
+/**
+ * A client's policies, newest first: a page, every row (`usePagination=false`), or an .xlsx
+ * export of either (`format=excel`, one row per policy or per asset).
+ */
+export async function listClientPolicies(ctx: HandlerContext, clientId: string, query: PolicyListQuery) {
+  const withAssets = assetsWanted(query);
+  return answerPolicyList(ctx, clientPolicies(ctx.scope, clientId, query), query, withAssets);
+}
+
+/** Whether the list shows each policy's assets; an export must say (`assets`), since it changes the rows. */
+export function assetsWanted(query: Pick<PolicyListQuery, 'format' | 'usePagination' | 'assets'>): boolean {
+  if (query.format === 'excel' && query.usePagination !== undefined && query.assets === undefined) {
+    throw badRequest('query.assets is required with format=excel');
+  }
+  return query.assets ?? false;
+}
+
+/** Some filtered policies answered as a list: a page of Policies, every one, or their export. */
+export async function answerPolicyList(ctx: HandlerContext, matching: PolicyQuery, query: ListQuery, withAssets: boolean) {
+  return listOrExport({
+    query, matching, columns: withPolicyColumns(matching), table: 'policies', noun: 'policies',
+    toItems: async (rows) => {
+      const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
+      return rows.map((row) => toPolicy(row, assets?.get(row.id)));
+    },
+    sheet: {
+      name: 'Policies',
+      filename: `policies-${ctx.clock.now().toISOString().slice(0, 10)}.xlsx`,
+      columns: exportColumns(withAssets),
+      rows: async (policies) => policies.flatMap((policy): ExportRow[] => (withAssets
+        ? policy.assets!.map((asset) => ({ policy, asset }))
+        : [{ policy, asset: null }])),
+    },
+  });
+}
+
+interface ExportRow { policy: Policy; asset: PolicyAsset | null }
+
+const ASSET_LABELS = ['registrationNo', 'make', 'model', 'location', 'name', 'description'] as const;
+
+function exportColumns(withAssets: boolean): Column<ExportRow>[] {
+  const columns: Column<ExportRow>[] = [
+    { header: 'Policy No', value: (r) => r.policy.policyNo },
+    { header: 'Policy type', value: (r) => r.policy.policyType },
+    { header: 'State', value: (r) => r.policy.state },
+    { header: 'Client', width: 28, value: (r) => r.policy.client.fullName },
+    { header: 'Product', width: 28, value: (r) => r.policy.product.name },
+    { header: 'Insurer', width: 30, value: (r) => r.policy.product.insurer.name },
+    { header: 'Business type', value: (r) => r.policy.businessType },
+    { header: 'Start date', value: (r) => r.policy.startDate },
+    { header: 'End date', value: (r) => r.policy.endDate },
+    { header: 'Currency', value: (r) => r.policy.currency },
+    { header: 'Premium', value: (r) => r.policy.premium },
+    { header: 'Sum insured', value: (r) => r.policy.sumInsured },
+    { header: 'Invoice No', value: (r) => r.policy.invoice?.invoiceNo ?? null },
+    { header: 'Created at', width: 24, value: (r) => r.policy.createdAt },
+  ];
+  if (!withAssets) return columns;
+  return [
+    ...columns,
+    { header: 'Asset id', width: 38, value: (r) => r.asset?.id ?? null },
+    { header: 'Asset', width: 30, value: (r) => ASSET_LABELS.map((key) => r.asset?.[key]).find((v) => typeof v === 'string') as string ?? null },
+    { header: 'Asset sum insured', value: (r) => (typeof r.asset?.sumInsured === 'number' ? r.asset.sumInsured : null) },
+    { header: 'Asset premium', value: (r) => r.asset?.premium ?? null },
+  ];
+}
