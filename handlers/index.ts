@@ -12,6 +12,7 @@ import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
 import { quoteHandlers } from './quotes/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
+import { staffAuthHandlers } from './staffAuth/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -36,4 +37,5 @@ export const handlers = {
   ...directDebitHandlers,
   ...sandboxPaymentHandlers,
   ...webhookHandlers,
+  ...staffAuthHandlers,
 } satisfies HandlerMap;

@@ -1,10 +1,11 @@
 import type { Handler } from '../types.js';
 import { clientId } from '../../server/platform/actor.js';
-import { changeClientPassword } from '../../server/domain/clients/passwords.js';
+import { changePassword as changeAccountPassword } from '../../server/domain/accounts/passwords.js';
+import { clientAccounts } from '../../server/domain/clients/account.js';
 import { accessTokenFor } from '../../server/domain/clients/session.js';
 
 /** Changes the signed-in client's password and signs every older token out. */
 export const changePassword: Handler<'changePassword'> = async (ctx, req) => {
-  const updated = await changeClientPassword(ctx, clientId(ctx), req.body);
+  const updated = await changeAccountPassword(ctx, clientAccounts, clientId(ctx), req.body);
   return { message: 'Password changed', data: await accessTokenFor(ctx, updated) };
 };

@@ -1,9 +1,10 @@
 import type { Handler } from '../types.js';
-import { revokeToken } from '../../server/domain/clients/session.js';
+import { callerToken } from '../../server/platform/actor.js';
+import { revokeToken } from '../../server/domain/accounts/session.js';
 
 /** Revokes the token the call was made with. */
 export const logout: Handler<'logout'> = async (ctx) => {
-  if (ctx.actor.kind !== 'client') throw new Error('logout without a client token');
-  await revokeToken(ctx, ctx.actor.tokenId, ctx.actor.tokenExpiresAt);
+  const { tokenId, expiresAt } = callerToken(ctx);
+  await revokeToken(ctx, tokenId, expiresAt);
   return { message: 'Logged out' };
 };

@@ -5,3 +5,15 @@ export function clientId(ctx: HandlerContext): string {
   if (ctx.actor.kind !== 'client') throw new Error('route without bearerAuth reached a client-only handler');
   return ctx.actor.clientId;
 }
+
+/** The signed-in staff member's id; the route's security already required a staff token. */
+export function staffId(ctx: HandlerContext): string {
+  if (ctx.actor.kind !== 'staff') throw new Error('route without staffAuth reached a staff-only handler');
+  return ctx.actor.staffId;
+}
+
+/** The access token the call was made with, a client's or a staff member's: its id and when it expires. */
+export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: Date } {
+  if (ctx.actor.kind === 'anonymous') throw new Error('route without a token reached a signed-in handler');
+  return { tokenId: ctx.actor.tokenId, expiresAt: ctx.actor.tokenExpiresAt };
+}

@@ -2,6 +2,7 @@ import { differenceInYears, parseISO } from 'date-fns';
 import type { components } from '../../../generated/api.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
+import { isEmail, type AccountOwner, type PasswordAccount } from '../accounts/account.js';
 
 export type ClientAccount = components['schemas']['ClientAccount'];
 
@@ -53,9 +54,6 @@ export function toClientAccount(row: ClientRow, now: Date): ClientAccount {
   };
 }
 
-/** A username is an email (any case) when it has an `@`, a phone number otherwise. */
-export const isEmail = (username: string) => username.includes('@');
-
 /** The live (not deleted) client whose email or phone number is `username`. */
 export function findClientByUsername(scope: TenantScope, username: string) {
   const query = scope.selectFrom('clients').selectAll().where('deleted_at', 'is', null);
@@ -65,9 +63,14 @@ export function findClientByUsername(scope: TenantScope, username: string) {
   ).executeTakeFirst();
 }
 
-/** Where messages for a client go: the username's own channel when given, else email first. */
-export function contactFor(client: Pick<ClientRow, 'email' | 'phone_number'>, username?: string) {
-  if (username && !isEmail(username) && client.phone_number) return { channel: 'sms' as const, recipient: client.phone_number };
-  if (client.email) return { channel: 'email' as const, recipient: client.email };
-  return { channel: 'sms' as const, recipient: client.phone_number! };
-}
+/** Where clients live: their rows, and the column naming them on notifications and codes. */
+export const CLIENT = { table: 'clients', owner: 'client_id' } as const satisfies AccountOwner;
+
+/** Client accounts, as the password rules shared with staff see them (`server/domain/accounts/passwords.ts`). */
+export const clientAccounts: PasswordAccount = {
+  ...CLIENT,
+  bucketPrefix: '',
+  noun: 'account',
+  resetCode: { table: 'password_reset_codes', owner: 'client_id', purpose: 'password-reset' },
+  findByUsername: findClientByUsername,
+};

@@ -3,7 +3,7 @@ import type { HandlerContext } from '../../platform/context.js';
 import { notifyClient } from './notifications.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
 import { toClientAccount, type ClientAccount } from './account.js';
-import { retireCodes, verificationCode } from './codes.js';
+import { retireCodes, verificationCode } from '../accounts/codes.js';
 import { checkContactFree, contactConflict } from './rules.js';
 
 const KINDS = {

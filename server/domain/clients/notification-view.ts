@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import type { Selectable } from 'kysely';
 import type { NotificationsTable } from '../../platform/db/schema.js';
+import type { TenantScope } from '../../platform/tenancy.js';
 
 export type Notification = components['schemas']['Notification'];
 
@@ -16,4 +17,17 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
     status: row.status,
     readAt: row.read_at ? row.read_at.toISOString() : null,
   };
+}
+
+/**
+ * The newest notifications of a client or a staff member (`owner` names the column) and how many
+ * are unread: what a profile shows.
+ */
+export async function latestNotifications(scope: TenantScope, owner: 'client_id' | 'staff_id', id: string, newest = 10) {
+  const theirs = () => scope.selectFrom('notifications').where(owner, '=', id);
+  const [rows, unread] = await Promise.all([
+    theirs().selectAll().orderBy('created_at', 'desc').orderBy('id').limit(newest).execute(),
+    theirs().select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'unread').executeTakeFirstOrThrow(),
+  ]);
+  return { notifications: rows.map(toNotification), unreadNotifications: Number(unread.n) };
 }

@@ -1,38 +1,11 @@
 import type { components } from '../../../generated/api.js';
 import { verifyFirebaseToken } from '../../platform/auth/firebase.js';
-import { verifyPassword } from '../../platform/auth/passwords.js';
-import type { HandlerContext, Services } from '../../platform/context.js';
+import type { HandlerContext } from '../../platform/context.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import { badRequest, unauthorized } from '../../platform/errors.js';
-import { clear, consume, LIMITS } from '../../platform/rate-limit.js';
+import { consume, LIMITS } from '../../platform/rate-limit.js';
+import { checkPassword } from '../accounts/sign-in.js';
 import { findClientByUsername } from './account.js';
-
-const invalidCredentials = () => unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');
-
-/** What a password sign-in checks: the lockout bucket of the account asked for, how to find its row, and what else it must be. */
-export interface PasswordAttempt<Row extends { password_hash: string | null }> {
-  bucket: string;
-  password: string;
-  find: () => Promise<Row | undefined>;
-  /** Throws if the row may not sign in (a disabled account); runs before the failures are forgotten. */
-  admit: (row: Row) => void;
-}
-
-/**
- * The row whose password this is, under the per-account lockout: every try counts, a success
- * forgets the failures. Shared by every kind of account that signs in with a password.
- */
-export async function checkPassword<Row extends { password_hash: string | null }>(
-  services: Pick<Services, 'db'>, attempt: PasswordAttempt<Row>, now: Date,
-): Promise<Row> {
-  await consume(services.db, attempt.bucket, LIMITS.loginPerAccount, now);
-  const row = await attempt.find();
-  // verifyPassword does the same work with or without an account: timing does not tell.
-  if (!(await verifyPassword(row?.password_hash, attempt.password)) || !row) throw invalidCredentials();
-  attempt.admit(row);
-  await clear(services.db, attempt.bucket);
-  return row;
-}
 
 /** A disabled client may not sign in, whatever proves who it is. */
 function assertActive(client: ClientRow): ClientRow {

@@ -3,7 +3,7 @@ import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
 import { toClientAccount, type ClientAccount } from './account.js';
-import { issueCode, spendCode, tryCode, verificationCode } from './codes.js';
+import { issueCode, spendCode, tryCode, verificationCode } from '../accounts/codes.js';
 
 type Channel = components['schemas']['VerificationCodeRequest']['type'];
 

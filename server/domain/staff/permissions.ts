@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import type { StaffPosition, StaffType } from '../../platform/db/schema.js';
+import { operationIndex, type OperationMeta } from '../../platform/openapi.js';
 
 /**
  * The staff permission table: for each staff operation, which staff types and positions may call
@@ -47,4 +48,13 @@ export const PERMISSIONS: Record<string, Permission> = {
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */
 export function grantFor(operationId: string, who: { type: StaffType; position: StaffPosition }): Grant | undefined {
   return PERMISSIONS[operationId]?.grants.find((grant) => grant.type === who.type && grant.position === who.position);
+}
+
+/** The table as `GET /staff/permissions` answers it: one row per staff operation, with its method and path. */
+export function permissionList(operations: Map<string, OperationMeta> = operationIndex()): components['schemas']['StaffPermission'][] {
+  return Object.entries(PERMISSIONS).map(([operationId, { grants, reason }]) => {
+    const operation = operations.get(operationId);
+    if (!operation) throw new Error(`the permission table names ${operationId}, which the contract does not have`);
+    return { operationId, method: operation.method, path: operation.path, grants, reason };
+  });
 }

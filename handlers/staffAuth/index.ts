@@ -1,0 +1,11 @@
+import { changeStaffPassword } from './changeStaffPassword.js';
+import { getStaffProfile } from './getStaffProfile.js';
+import { listStaffPermissions } from './listStaffPermissions.js';
+import { requestStaffPasswordReset } from './requestStaffPasswordReset.js';
+import { resetStaffPassword } from './resetStaffPassword.js';
+import { staffLogin } from './staffLogin.js';
+import { staffLogout } from './staffLogout.js';
+
+export const staffAuthHandlers = {
+  staffLogin, staffLogout, changeStaffPassword, requestStaffPasswordReset, resetStaffPassword, getStaffProfile, listStaffPermissions,
+};
