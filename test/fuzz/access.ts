@@ -71,16 +71,23 @@ export interface IdOperation {
   bodyFields: string[];
 }
 
+/**
+ * The operations the client matrix judges: everything but staff calls. Its parties are clients,
+ * and tenant 2 has no staff yet; staff calls are checked for another tenant's key below
+ * (`checkKeyTokenMismatch`) and for token kinds in test/http/staff-auth.test.ts.
+ */
+const clientSide = (ctx: FuzzContext) => ctx.ops.filter((op) => op.security !== 'staff');
+
 /** Every operation that takes an id: a path parameter, or a body field named like `*Id`. */
 export function idTakingOperations(ctx: FuzzContext): IdOperation[] {
-  return ctx.ops
+  return clientSide(ctx)
     .map((op) => ({ op, pathParams: pathParamNames(op.path), bodyFields: bodyIdFields(ctx, op) }))
     .filter((c) => c.pathParams.length > 0 || c.bodyFields.length > 0);
 }
 
 /** GETs without path parameters whose answer carries an array in `data`. */
 export function listOperations(ctx: FuzzContext): Operation[] {
-  return ctx.ops.filter((op) => op.method === 'GET' && pathParamNames(op.path).length === 0 && listDataSchema(ctx.doc, successSchema(op)));
+  return clientSide(ctx).filter((op) => op.method === 'GET' && pathParamNames(op.path).length === 0 && listDataSchema(ctx.doc, successSchema(op)));
 }
 
 /** Every string anywhere in a JSON value. */
@@ -234,14 +241,16 @@ export async function checkListIsolation(ctx: FuzzContext, target: Target, parti
 }
 
 /**
- * A token of tenant 1 sent with tenant 2's Api-Key: every operation that takes the token answers
- * 401. `client` should be one of tenant 1 made for this check (a wrong 2xx may spend its token).
+ * A token of tenant 1 sent with tenant 2's Api-Key: every operation that takes the token (a
+ * client's, or a staff member's for a staff call) answers 401. `client` should be one of tenant 1
+ * made for this check, of the operation's kind (a wrong 2xx may spend its token).
  */
 export async function checkKeyTokenMismatch(ctx: FuzzContext, target: Target, client: Client, op: Operation, factory: ResourceFactory): Promise<Finding[]> {
-  if (op.security !== 'bearer') return [];
+  if (op.security !== 'bearer' && op.security !== 'staff') return [];
   const [valid] = factory.validRequests(op, 1);
   if (!valid) return [];
   const headers = authHeaders(op, 'client', target, client, target.otherApiKey);
   const sent = await send(target, ctx.doc, op, valid, headers);
-  return sent.response.statusCode === 401 ? [] : [finding(op, "client A's token with tenant 2's Api-Key", `answered ${sent.response.statusCode}, not 401`, sent)];
+  const whose = op.security === 'staff' ? "a staff member's token" : "client A's token";
+  return sent.response.statusCode === 401 ? [] : [finding(op, `${whose} with tenant 2's Api-Key`, `answered ${sent.response.statusCode}, not 401`, sent)];
 }

@@ -453,7 +453,7 @@ export class RequestPlanner {
       probes.push(this.request({ category: 'auth', label: 'no Api-Key', expect: 'unauthorized', auth: 'noKey' }, base));
       probes.push(this.request({ category: 'auth', label: 'an unknown Api-Key', expect: 'unauthorized', auth: 'badKey' }, base));
     }
-    if (op.security === 'bearer') {
+    if (op.security === 'bearer' || op.security === 'staff') {
       probes.push(this.request({ category: 'auth', label: 'no bearer token', expect: 'unauthorized', auth: 'noToken' }, base));
       probes.push(this.request({ category: 'auth', label: 'a garbage bearer token', expect: 'unauthorized', auth: 'garbageToken' }, base));
       probes.push(this.request({ category: 'auth', label: 'a well-formed JWT signed with another secret', expect: 'unauthorized', auth: 'badToken' }, base));

@@ -24,7 +24,7 @@ export function buildUrl(doc: Json, route: string, params: Record<string, string
 export function authHeaders(op: Operation, auth: FuzzRequest['auth'], target: Target, client: Client | undefined, apiKey?: string): Record<string, string> {
   const headers: Record<string, string> = {};
   const key = apiKey ?? client?.apiKey ?? target.apiKey;
-  const bearer = op.security === 'bearer';
+  const bearer = op.security === 'bearer' || op.security === 'staff';
   switch (auth) {
     case 'client':
       headers['api-key'] = key;

@@ -64,9 +64,16 @@ export interface OperationReport {
   notes: string[];
 }
 
-/** A bearer GET without inputs, used to see whether a client's token still works. */
-function tokenProbe(ctx: FuzzContext): Operation | undefined {
-  return ctx.ops.find((o) => o.method === 'GET' && o.security === 'bearer' && !pathParams(o).length && !queryParams(o).some((p) => p.required));
+/** A GET without inputs taking a token of this kind, used to see whether a client's (or staff member's) token still works. */
+function tokenProbe(ctx: FuzzContext, kind: Operation['security']): Operation | undefined {
+  return ctx.ops.find((o) => o.method === 'GET' && o.security === kind && !pathParams(o).length && !queryParams(o).some((p) => p.required));
+}
+
+/** Who makes an operation's signed-in calls: a new client, or a staff session for a staff call. */
+function newCaller(target: Target, op: Operation): Promise<Client> {
+  if (op.security !== 'staff') return target.newClient();
+  if (!target.newStaff) throw new Error(`${op.operationId} is a staff call, and this target has no staff`);
+  return target.newStaff();
 }
 
 export async function fuzzOperation(target: Target, op: Operation, options: FuzzOptions, ctx: FuzzContext = fuzzContext()): Promise<OperationReport> {
@@ -77,12 +84,13 @@ export async function fuzzOperation(target: Target, op: Operation, options: Fuzz
   if (options.onlyIndex !== undefined) plan = plan.filter((r) => r.index === options.onlyIndex);
 
   const factory = new ResourceFactory(ctx, target, options.seed);
-  const needsClient = op.security === 'bearer' || pathParams(op).length > 0;
-  const probe = tokenProbe(ctx);
+  const signedIn = op.security === 'bearer' || op.security === 'staff';
+  const needsClient = signedIn || pathParams(op).length > 0;
+  const probe = tokenProbe(ctx, signedIn ? op.security : 'bearer');
   let client: Client | undefined;
   let realIds: Record<string, string> | undefined;
   const currentClient = async () => {
-    if (!client && needsClient) { client = await target.newClient(); realIds = undefined; }
+    if (!client && needsClient) { client = await newCaller(target, op); realIds = undefined; }
     return client;
   };
 
@@ -143,8 +151,9 @@ export async function fuzzOperation(target: Target, op: Operation, options: Fuzz
     if (ok && request.auth === 'client') await followUps(target, ctx, op, request, sent, params, who, record);
 
     // A successful change may have spent the client's token (logout, password change, deletion):
-    // the next request gets a fresh client unless a bearer GET shows the token still works.
-    if (op.security === 'bearer' && request.auth === 'client' && ((ok && op.method !== 'GET') || status === 429)) {
+    // the next request gets a fresh client (or staff session) unless a GET of the same kind shows
+    // the token still works.
+    if (signedIn && request.auth === 'client' && ((ok && op.method !== 'GET') || status === 429)) {
       let spent = true;
       if (probe && who && status !== 429) {
         const check = await send(target, ctx.doc, probe, { params: {}, query: [], body: undefined }, authHeaders(probe, 'client', target, who));

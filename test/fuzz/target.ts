@@ -2,9 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { individualBody } from '../helpers/clients.js';
 import type { Harness } from '../helpers/harness.js';
+import { staffSession } from '../helpers/staff.js';
 import { basePath, loadSpec, operations, type Json } from './spec.js';
 
-/** A client signed up through the API. */
+/** A client signed up through the API (or, for staff calls, a staff member's session). */
 export interface Client {
   id: string;
   token: string;
@@ -25,6 +26,8 @@ export interface Target {
   bodyLimitBytes?: number;
   /** Signs a new client up through the API (tenant 1 unless another key is given). */
   newClient(apiKey?: string): Promise<Client>;
+  /** A fresh session of a tenant 1 staff member, for the staff calls; a target without staff calls has none. */
+  newStaff?(): Promise<Client>;
 }
 
 /** The signup operation: the operation answering an access token that needs only the Api-Key. */
@@ -48,6 +51,8 @@ export function harnessTarget(h: Harness, app: FastifyInstance = h.app, doc: Jso
       const data = res.json().data;
       return { id: data.id, token: data.accessToken, apiKey, username: body.email, password: body.password };
     },
+    // The sandbox's executive manager, whom the permission table lets make every staff call.
+    newStaff: () => staffSession({ ...h, app }),
   };
 }
 

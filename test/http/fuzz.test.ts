@@ -207,7 +207,7 @@ describe('follow-up checks on collections (a synthetic contract with /things/{th
 describe('regressions the fuzzer found (each once answered 500)', () => {
   const byId = (id: string) => ctx.ops.find((op) => op.operationId === id);
   const replay = async (op: Operation, request: { query?: Array<[string, string]>; body?: unknown; raw?: boolean }) => {
-    const client = op.security === 'bearer' ? await target.newClient() : undefined;
+    const client = op.security === 'bearer' ? await target.newClient() : op.security === 'staff' ? await target.newStaff!() : undefined;
     const body = request.raw ? undefined : request.body === undefined ? undefined : { json: request.body };
     const sent = await send(target, ctx.doc, op, { params: {}, query: request.query ?? [], body }, authHeaders(op, 'client', target, client));
     return sent.response.statusCode;

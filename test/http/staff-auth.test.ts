@@ -1,28 +1,26 @@
 import { PERMISSIONS } from '../../server/domain/staff/permissions.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { individualBody, lastMessageTo, signUp } from '../helpers/clients.js';
+import { SANDBOX_STAFF_PASSWORD, sandboxBranch, sandboxDepartment, sandboxStaff } from '../helpers/staff.js';
 
 /**
  * Staff sign-in and their own account: login, logout, password change and reset, the profile and
- * the permission table, against the sandbox broker's staff (server/platform/db/data/sandbox-staff.json,
- * all with the documented password). Each test that changes a staff member's state uses one no
- * other test signs in as.
+ * the permission table, against the sandbox broker's staff (test/helpers/staff.ts, read from the
+ * seed's data file; all with the documented password). A test that changes a staff member's
+ * password, or deactivates or locks one, uses a member the other tests leave alone.
  */
 
 let h: Harness;
 beforeAll(async () => { h = await createHarness(); });
 afterAll(async () => { await h.close(); });
 
-const PASSWORD = 'Sandbox-Staff-2026';
-const RETAIL_SALES = '1f0293bf-74d3-579a-b8f4-b5d8828ce33f';
-const HEAD_OFFICE = '364ec7cc-f199-5745-b16d-cdf7073d7ddf';
+const PASSWORD = SANDBOX_STAFF_PASSWORD;
+const RETAIL_SALES = sandboxDepartment('Retail Sales').id;
+const HEAD_OFFICE = sandboxBranch('Accra Head Office').id;
+const member = (handle: string) => { const { id, email, phoneNumber: phone } = sandboxStaff(handle); return { id, email, phone }; };
 const STAFF = {
-  exec: { id: 'e34c02cf-c2f0-5591-bc22-ef8809fb48cf', email: 'exec@sandbox.coverline.example' },
-  branchManager: { id: '593cd14d-4105-5f50-8fb4-1f993cc1f79f', email: 'branch.manager@sandbox.coverline.example' },
-  headSales: { id: '30ecd483-3db9-5289-8919-b592b6ac526e', email: 'head.sales@sandbox.coverline.example' },
-  headClaims: { id: 'c57f4077-7eea-540f-8943-83fe93096bad', email: 'head.claims@sandbox.coverline.example', phone: '+233200000004' },
-  officer: { id: 'f848caa8-6579-52e0-b817-0670e9947d52', email: 'officer@sandbox.coverline.example', phone: '+233200000005' },
-  agent: { id: '74636864-11b7-5024-b06a-0d6ca999e4cf', email: 'agent@sandbox.coverline.example' },
+  exec: member('exec'), branchManager: member('branch.manager'), headSales: member('head.sales'), headClaims: member('head.claims'),
+  officer: member('officer'), agent: member('agent'),
 };
 
 const INVALID_CREDENTIALS = { statusCode: 401, message: 'Invalid email or password', error: 'Unauthorized', code: 'INVALID_CREDENTIALS' };
