@@ -78,3 +78,10 @@ export async function lastMessageTo(h: Harness, recipient: string) {
   return h.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient)
     .orderBy('created_at', 'desc').limit(1).executeTakeFirst();
 }
+
+/** The code of the newest message to a recipient, which must be the `template` one (a password reset code by default). */
+export async function codeSentTo(h: Harness, recipient: string, template = 'password-reset-code') {
+  const message = await lastMessageTo(h, recipient);
+  expect(message?.template).toBe(template);
+  return /code is (\d{6})/.exec(message!.body)![1];
+}

@@ -1,5 +1,5 @@
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { individualBody, lastMessageTo, signUp } from '../helpers/clients.js';
+import { codeSentTo, individualBody, lastMessageTo, signUp } from '../helpers/clients.js';
 
 let h: Harness;
 beforeAll(async () => { h = await createHarness(); });
@@ -9,13 +9,6 @@ const login = (username: string, password: string) => h.call({ method: 'POST', u
 const change = (token: string, payload: object) => h.call({ method: 'PATCH', url: '/api/v1/auth/password', token, payload });
 const requestReset = (username: string) => h.call({ method: 'POST', url: '/api/v1/auth/password/request-reset', payload: { username } });
 const reset = (payload: object) => h.call({ method: 'POST', url: '/api/v1/auth/password/reset', payload });
-
-/** The code from the newest reset message to a recipient. */
-async function codeSentTo(recipient: string) {
-  const message = await lastMessageTo(h, recipient);
-  expect(message?.template).toBe('password-reset-code');
-  return /code is (\d{6})/.exec(message!.body)![1];
-}
 
 describe('PATCH /auth/password', () => {
   it('changes the password, retires older tokens and answers a new one', async () => {
@@ -56,7 +49,7 @@ describe('password reset', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(known.json()).toEqual(unknown.json());
-    expect(await codeSentTo(body.email as string)).toMatch(/^\d{6}$/);
+    expect(await codeSentTo(h, body.email as string)).toMatch(/^\d{6}$/);
     expect(await lastMessageTo(h, 'no-such-person@example.com')).toBeUndefined();
     const stored = await h.db.selectFrom('password_reset_codes').select('code_hash').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     expect(stored.code_hash).toMatch(/^[0-9a-f]{64}$/); // hashed, not the code
@@ -71,7 +64,7 @@ describe('password reset', () => {
   it('resets with the code: the old password and older tokens stop working, the code is spent', async () => {
     const { body, token } = await signUp(h);
     await requestReset(body.email as string);
-    const code = await codeSentTo(body.email as string);
+    const code = await codeSentTo(h, body.email as string);
     const res = await reset({ username: body.email, resetCode: code, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ statusCode: 200, success: true, message: 'Password reset; log in with the new password' });
@@ -85,7 +78,7 @@ describe('password reset', () => {
   it('allows 5 tries per code: after 5 wrong codes the right one fails too', async () => {
     const { body } = await signUp(h);
     await requestReset(body.email as string);
-    const code = await codeSentTo(body.email as string);
+    const code = await codeSentTo(h, body.email as string);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
       const res = await reset({ username: body.email, resetCode: wrong, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' });
@@ -98,14 +91,14 @@ describe('password reset', () => {
   it('expires a code after 15 minutes, and a new request replaces the old code', async () => {
     const { body } = await signUp(h);
     await requestReset(body.email as string);
-    const first = await codeSentTo(body.email as string);
+    const first = await codeSentTo(h, body.email as string);
     h.clock.advance(16 * 60 * 1000);
     expect((await reset({ username: body.email, resetCode: first, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' })).json().code)
       .toBe('INVALID_RESET_CODE');
     await requestReset(body.email as string);
-    const second = await codeSentTo(body.email as string);
+    const second = await codeSentTo(h, body.email as string);
     await requestReset(body.email as string);
-    const third = await codeSentTo(body.email as string);
+    const third = await codeSentTo(h, body.email as string);
     if (second !== third) {
       expect((await reset({ username: body.email, resetCode: second, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' })).json().code)
         .toBe('INVALID_RESET_CODE');

@@ -1,6 +1,6 @@
 import { PERMISSIONS } from '../../server/domain/staff/permissions.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { individualBody, lastMessageTo, signUp } from '../helpers/clients.js';
+import { codeSentTo, individualBody, lastMessageTo, signUp } from '../helpers/clients.js';
 import { SANDBOX_STAFF_PASSWORD, sandboxBranch, sandboxDepartment, sandboxStaff } from '../helpers/staff.js';
 
 /**
@@ -38,13 +38,6 @@ async function tokenOf(email: string, password = PASSWORD): Promise<string> {
   const res = await login(email, password);
   if (res.statusCode !== 200) throw new Error(`staff login failed: ${res.statusCode} ${res.body}`);
   return res.json().data.accessToken;
-}
-
-/** The code from the newest reset message to a recipient. */
-async function codeSentTo(recipient: string) {
-  const message = await lastMessageTo(h, recipient);
-  expect(message?.template).toBe('password-reset-code');
-  return /code is (\d{6})/.exec(message!.body)![1];
 }
 
 describe('POST /staff/auth/login', () => {
@@ -235,7 +228,7 @@ describe('staff password reset', () => {
     expect(known.statusCode).toBe(200);
     expect(known.json()).toEqual({ statusCode: 200, success: true, message: 'If an account matches, a reset code has been sent to it' });
     expect(unknown.json()).toEqual(known.json());
-    expect(await codeSentTo(STAFF.headClaims.email)).toMatch(/^\d{6}$/);
+    expect(await codeSentTo(h, STAFF.headClaims.email)).toMatch(/^\d{6}$/);
     expect(await lastMessageTo(h, 'no-such-staff@sandbox.coverline.example')).toBeUndefined();
     const stored = await h.db.selectFrom('password_reset_codes').select(['client_id', 'staff_id', 'code_hash'])
       .where('staff_id', '=', STAFF.headClaims.id).executeTakeFirstOrThrow();
@@ -250,7 +243,7 @@ describe('staff password reset', () => {
   it('resets with the code: wrong codes and differing passwords are 400, then the new password works and older tokens are 401', async () => {
     const token = await tokenOf(STAFF.headClaims.email);
     await requestReset(STAFF.headClaims.email);
-    const code = await codeSentTo(STAFF.headClaims.email);
+    const code = await codeSentTo(h, STAFF.headClaims.email);
     const fresh = { username: STAFF.headClaims.email, password: 'Cl41ms-Fresh', passwordConfirm: 'Cl41ms-Fresh' };
 
     const wrong = await reset({ ...fresh, resetCode: code === '000000' ? '111111' : '000000' });
