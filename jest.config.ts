@@ -9,7 +9,8 @@ const config: Config = {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testTimeout: 30_000,
+  // Generous: a suite builds its own database and app in beforeAll, slow on a busy 2-core machine.
+  testTimeout: 60_000,
   maxWorkers: 2,
 };
 
