@@ -45,6 +45,7 @@ const SECTIONS: Section[] = [
   { label: 'Claims', folders: ['claims'] },
   { label: 'Direct debits', folders: ['direct_debits'] },
   { label: 'Reference data', folders: ['Insurers', 'countries', 'currencies', 'companies'] },
+  { label: 'Staff', folders: ['staff'], children: [{ label: 'Staff authorization', folders: ['staff/auth'] }] },
   { label: 'System', folders: ['system'] },
 ];
 
@@ -106,6 +107,7 @@ function categoryOf(section: Section): Item | undefined {
 const docs: Item[] = [
   'intro',
   'authentication',
+  'staff-permissions',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),
 ];
