@@ -1,0 +1,53 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { StaffActor } from '../../platform/context.js';
+
+/**
+ * What a staff member's reach (from the permission table) lets them see, as SQL conditions over
+ * the column that names a row's originating staff member (`clients.originating_staff_id`,
+ * `policies.originating_staff_id`, `staff.id` ...). One definition serves every list and every
+ * lookup by id, so a row out of reach is absent from lists and answers 404 by id.
+ *
+ * - `OWN`: rows the staff member originated.
+ * - `DEPARTMENT`: rows originated by anyone in their department, and rows nobody originated
+ *   (clients who signed up on their own are the company's).
+ * - `BRANCH`: the same over every department of their branch.
+ * - `TENANT`: every row of the company.
+ */
+export function originatedInReach(column: string, actor: Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>): RawBuilder<boolean> {
+  const originator = sql.ref(column);
+  switch (actor.reach) {
+    case 'TENANT':
+      return sql<boolean>`true`;
+    case 'OWN':
+      return sql<boolean>`${originator} = ${actor.staffId}`;
+    case 'DEPARTMENT':
+      return sql<boolean>`(${originator} is null or ${originator} in (${staffOfDepartment(actor.departmentId)}))`;
+    case 'BRANCH':
+      return sql<boolean>`(${originator} is null or ${originator} in (${staffOfBranch(actor.branchId)}))`;
+  }
+}
+
+/**
+ * Whether a staff member (by the column naming their id) is within the caller's reach as an
+ * organisation: themselves, their department, their branch, or anyone in the company. An executive
+ * manager with no department is in every `TENANT` reach and in no narrower one but their own.
+ */
+export function staffInReach(column: string, actor: Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>): RawBuilder<boolean> {
+  const member = sql.ref(column);
+  switch (actor.reach) {
+    case 'TENANT':
+      return sql<boolean>`true`;
+    case 'OWN':
+      return sql<boolean>`${member} = ${actor.staffId}`;
+    case 'DEPARTMENT':
+      return sql<boolean>`${member} in (${staffOfDepartment(actor.departmentId)})`;
+    case 'BRANCH':
+      return sql<boolean>`${member} in (${staffOfBranch(actor.branchId)})`;
+  }
+}
+
+// The staff table is tenant-scoped by the caller's own department or branch ids, which are the tenant's.
+const staffOfDepartment = (departmentId: string | null) =>
+  sql`select s.id from staff s where s.department_id = ${departmentId}`;
+const staffOfBranch = (branchId: string | null) =>
+  sql`select s.id from staff s join departments d on d.id = s.department_id where d.branch_id = ${branchId}`;
