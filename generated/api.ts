@@ -159,6 +159,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/clients/{id}/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a policy for a client
+         * @description Prices a policy of any type for the client in the path, within the caller's reach, without
+         *     creating it: the body `POST /staff/clients/{id}/policies` takes, checked and priced the same way
+         *     (an `OFFLINE` product, a renewal's `oldPolicyId`, `originatingStaffId`), so creating the policy
+         *     with this body gives the same answer. A `premium` sent is checked against the caller's
+         *     latitude and, when allowed, is the quoted premium (the breakdown's `ratedPremium` keeps the
+         *     engine's price). Nothing is written.
+         */
+        post: operations["quotePolicyForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sell a policy to a client
+         * @description Creates a policy of any type for the client in the path, within the caller's reach, through
+         *     the same checks, rating engine, numbering, invoice and notification as a client's own
+         *     `POST /client/policies` (the body is the same `PolicyCreateRequest`, chosen by `policyType`).
+         *     `createdBy` is the caller.
+         *
+         *     What staff may do that a client may not:
+         *
+         *     - sell an ACTIVE product of either distribution (`OFFLINE` products are sold by staff only);
+         *     - name `originatingStaffId`, the staff member credited with the sale (it defaults to the
+         *       caller; it must be an active staff member within the caller's reach, and an agent can
+         *       credit only itself);
+         *     - set `premium` within their latitude from the rated price (`premiumLatitude` in
+         *       `GET /staff/permissions`; 0 allows the rated price only), the asset premiums following it in
+         *       proportion and the breakdown keeping the engine's price in `ratedPremium` (asset `premium`s,
+         *       if sent, must still be the rated ones);
+         *     - send `policyNo` to record an existing policy under its own number (unique in the company).
+         *
+         *     `clientId` in the body may be left out; if sent, it must be the path's.
+         *
+         *     A client outside the caller's reach (an agent's is the clients it brought in) is 404, like one
+         *     of another company; a deactivated client is 409 `CLIENT_INACTIVE`.
+         */
+        post: operations["createPolicyForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients' policies
+         * @description The policies of the clients within the caller's reach, newest first, paged with `limit` and
+         *     `page` (or all with `usePagination=false`), filtered like a client's list and besides by
+         *     client (`clientId`) and by the staff member credited (`staffId`, or `staffName`: part of their
+         *     name, case-insensitive). `format=excel` exports the same rows.
+         */
+        get: operations["listStaffPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a client's policy
+         * @description A policy of a client within the caller's reach, with its assets, client, product, invoice, who created it and who sold it.
+         */
+        get: operations["getStaffPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policies/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a client's policy
+         * @description Renews a policy of a client within the caller's reach, as the client's own renewal does (a
+         *     `RENEWAL` policy naming this one, the same product and type, its assets or the ones sent, the
+         *     next term, priced again), with the caller as `createdBy` and `originatingStaff`. Staff may renew
+         *     on an `OFFLINE` product that is still ACTIVE.
+         */
+        post: operations["renewStaffPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2968,6 +3099,12 @@ export interface components {
                 type: components["schemas"]["StaffType"];
                 position: components["schemas"]["StaffPosition"];
                 scope: components["schemas"]["PermissionScope"];
+                /**
+                 * @description On the operations that price a policy for a client: how far, in percent of the rated
+                 *     premium, this staff member may set `premium` above or below it. 0 (or absent) means
+                 *     the rated price only, as for a client.
+                 */
+                premiumLatitude?: number;
             }[];
             /**
              * @description Why the table says so.
@@ -2979,1305 +3116,12 @@ export interface components {
         StaffPermissionList: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["StaffPermission"][];
         };
-        Health: {
-            /** @enum {string} */
-            status: "ok" | "degraded";
-            /** @enum {string} */
-            database: "ok" | "unavailable";
-            /** @description The API version (`info.version`). */
-            version: string;
-        };
-        /**
-         * Format: email
-         * @example kofi.mensah@example.com
-         */
-        Email: string;
-        /**
-         * @description A phone number of 10 to 15 characters, digits with an optional leading `+`.
-         * @example +233244123456
-         */
-        PhoneNumber: string;
-        /**
-         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
-         *     both) is required: either is then a login username.
-         */
-        ClientSignUpBase: {
-            /** @enum {string} */
-            type: "INDIVIDUAL" | "CORPORATE";
-            email?: components["schemas"]["Email"];
-            phoneNumber?: components["schemas"]["PhoneNumber"];
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password: string;
-            /**
-             * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
-             * @example GH
-             */
-            country: string;
-            /** @example Accra */
-            city?: string;
-            /** @example Greater Accra */
-            region?: string;
-            /**
-             * @description GhanaPostGPS digital address.
-             * @example GA-183-8164
-             */
-            digitalAddress?: string;
-            /**
-             * @example 14 Oxford Street
-             * @example Osu
-             */
-            address?: string;
-            /** @example Retail */
-            industry?: string;
-            notes?: string;
-            /**
-             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
-             * @example []
-             */
-            groups: string[];
-            /**
-             * Format: uri-reference
-             * @description URL of a profile picture, absolute or relative to the API.
-             */
-            profileImage?: string;
-            /** @example P0012345678 */
-            taxpayerIdentificationNumber?: string;
-        };
-        /** @description An identity document of an individual client. */
-        IdentificationCard: {
-            /** @example GHA-721234567-8 */
-            idNumber: string;
-            /**
-             * @example GHANA_CARD
-             * @enum {string}
-             */
-            type: "DRIVERS_LICENSE" | "GHANA_CARD" | "VOTERS_ID" | "NHIS_CARD" | "PASSPORT";
-            /**
-             * Format: date
-             * @description Must not be in the future.
-             * @example 2021-03-15
-             */
-            issueDate: string;
-            /**
-             * Format: date
-             * @description Must be after issueDate.
-             * @example 2031-03-14
-             */
-            expiryDate?: string | null;
-        };
-        /**
-         * IndividualSignUp
-         * @description A person signing up.
-         */
-        IndividualSignUp: {
-            /** @constant */
-            type: "INDIVIDUAL";
-            /** @example Kofi */
-            firstName: string;
-            /** @example Mensah */
-            lastName: string;
-            /** @example Atta */
-            otherNames?: string;
-            /** @example Mr */
-            title?: string;
-            gender?: components["schemas"]["Gender"];
-            /**
-             * Format: date
-             * @description Must be in the past.
-             * @example 1990-06-21
-             */
-            dateOfBirth?: string;
-            identificationCard?: components["schemas"]["IdentificationCard"];
-        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "INDIVIDUAL";
-        });
-        /** @description Someone to contact at a corporate client. */
-        ContactPerson: {
-            /** @example Ama Owusu */
-            name: string;
-            /** @example Finance Manager */
-            position: string;
-            phoneNumber: components["schemas"]["PhoneNumber"];
-            email: components["schemas"]["Email"];
-        };
-        /**
-         * CorporateSignUp
-         * @description A company signing up.
-         */
-        CorporateSignUp: {
-            /** @constant */
-            type: "CORPORATE";
-            /** @example Asante Logistics Ltd */
-            companyName: string;
-            /**
-             * Format: date
-             * @description Must not be in the future.
-             * @example 2012-09-01
-             */
-            dateOfIncorporation?: string;
-            contactPersons?: components["schemas"]["ContactPerson"][];
-        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "CORPORATE";
-        });
-        /** @description An individual or a corporate client, chosen by `type`. */
-        SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
-        /**
-         * @description A client's account as the client sees it. Every property is always present; what does not apply
-         *     to the client's type (or was never given) is `null`. The password is never returned.
-         */
-        ClientAccount: {
-            /**
-             * Format: uuid
-             * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
-             */
-            id: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @enum {string} */
-            type: "INDIVIDUAL" | "CORPORATE";
-            /** @example kofi.mensah@example.com */
-            email: string | null;
-            /** @example +233244123456 */
-            phoneNumber: string | null;
-            /** @description Whether the email was confirmed with a code. */
-            emailVerified: boolean;
-            /** @description Whether the phone number was confirmed with a code. */
-            phoneVerified: boolean;
-            /** @example GH */
-            country: string;
-            city: string | null;
-            region: string | null;
-            digitalAddress: string | null;
-            address: string | null;
-            industry: string | null;
-            notes: string | null;
-            groups: string[];
-            profileImage: string | null;
-            taxpayerIdentificationNumber: string | null;
-            isActive: boolean;
-            firstName: string | null;
-            lastName: string | null;
-            otherNames: string | null;
-            title: string | null;
-            /** @enum {string|null} */
-            gender: "MALE" | "FEMALE" | "OTHER" | null;
-            /** Format: date */
-            dateOfBirth: string | null;
-            /**
-             * @description Whole years from dateOfBirth (individuals) or dateOfIncorporation (companies).
-             * @example 36
-             */
-            age: number | null;
-            identificationCard: components["schemas"]["IdentificationCard"] | null;
-            companyName: string | null;
-            /** Format: date */
-            dateOfIncorporation: string | null;
-            contactPersons: components["schemas"]["ContactPerson"][];
-            /**
-             * @description First, other and last names for individuals; the company name for companies.
-             * @example Kofi Atta Mensah
-             */
-            fullName: string;
-            /**
-             * Format: uuid
-             * @description The staff member who created the account; null when the client signed up.
-             */
-            createdBy: string | null;
-            /**
-             * Format: uuid
-             * @description The staff member credited with the client; null when the client signed up.
-             */
-            originatingStaff: string | null;
-        };
-        /** @description The client's account with a fresh access token. */
-        AuthenticatedClient: components["schemas"]["ClientAccount"] & components["schemas"]["AccessToken"];
-        /** @description The client's account with a fresh access token. */
-        AuthenticatedClientResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["AuthenticatedClient"];
-        };
-        /** PasswordLogin */
-        PasswordLogin: {
-            /**
-             * @description The client's email (any case) or phone number.
-             * @example kofi.mensah@example.com
-             */
-            username: string;
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password: string;
-        };
-        /** FirebaseLogin */
-        FirebaseLogin: {
-            /**
-             * @description A Firebase ID token from the tenant's Firebase project. It signs in the client already linked
-             *     to that Firebase user, or else the client with the token's verified email or its phone number
-             *     (the link is then kept).
-             */
-            firebaseToken: string;
-        };
-        /** @description A username (email or phone number) with the password, or a Firebase ID token. */
-        LoginRequest: components["schemas"]["PasswordLogin"] | components["schemas"]["FirebaseLogin"];
-        PasswordChange: {
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            oldPassword: string;
-            /**
-             * Format: password
-             * @description Must differ from oldPassword.
-             * @example n3w-Secret
-             */
-            newPassword: string;
-        };
-        PasswordResetRequest: {
-            /**
-             * @description The client's email or phone number.
-             * @example kofi.mensah@example.com
-             */
-            username: string;
-        };
-        PasswordReset: {
-            /** @example kofi.mensah@example.com */
-            username: string;
-            /**
-             * @description The code that was sent.
-             * @example 482913
-             */
-            resetCode: string;
-            /**
-             * Format: password
-             * @example n3w-Secret
-             */
-            password: string;
-            /**
-             * Format: password
-             * @description Must equal password.
-             * @example n3w-Secret
-             */
-            passwordConfirm: string;
-        };
-        /**
-         * @description The company types that underwrite risk (brokers and agents only sell it).
-         * @example MICRO_INSURER
-         * @enum {string}
-         */
-        InsurerType: "INSURER" | "MICRO_INSURER";
-        /**
-         * @description The line of business a company is licensed for.
-         * @example NON_LIFE
-         * @enum {string}
-         */
-        CompanyKind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
-        /** @description An insurer or micro-insurer that underwrites the policies sold through the platform. */
-        Insurer: {
-            /**
-             * Format: uuid
-             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
-             */
-            id: string;
-            /** @example Gold Coast General Insurance */
-            name: string;
-            /**
-             * Format: email
-             * @example info@goldcoast-general.example
-             */
-            email: string;
-            /** @example goldcoast */
-            subdomain: string;
-            /** @example 5 Liberation Road, Accra */
-            address: string | null;
-            kind: components["schemas"]["CompanyKind"];
-            type: components["schemas"]["InsurerType"];
-            /**
-             * @description Brand colour as a CSS hex colour.
-             * @example #C9A227
-             */
-            primaryColor: string | null;
-            /**
-             * @description ISO 3166-1 alpha-2 code of the country the insurer is based in.
-             * @example GH
-             */
-            country: string | null;
-            /**
-             * Format: uri
-             * @description URL of the insurer's logo, or null when none was uploaded.
-             * @example null
-             */
-            logo: string | null;
-        };
-        /** @description Every insurer matching the filters, ordered by name (not paged). */
-        InsurerList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Insurer"][];
-        };
-        /** @description A first-level subdivision of a country (region, state or province). */
-        StateProvince: {
-            /** @example Ashanti */
-            name: string;
-            /**
-             * @description The subdivision part of its ISO 3166-2 code (`AH` for `GH-AH`).
-             * @example AH
-             */
-            code: string;
-        };
-        /** @description A country, with its dialling code and currency. */
-        Country: {
-            /** @example Ghana */
-            name: string;
-            /**
-             * @description ISO 3166-1 alpha-2 code.
-             * @example GH
-             */
-            countryCode: string;
-            /**
-             * @description International dialling code, with the leading `+`.
-             * @example +233
-             */
-            phone: string;
-            /**
-             * @description ISO 4217 code of the country's currency.
-             * @example GHS
-             */
-            currency: string | null;
-            /**
-             * @description The flag as an emoji.
-             * @example 🇬🇭
-             */
-            flag: string | null;
-            /** @description Present only when asked for with `include=stateProvinces`; ordered by name. */
-            stateProvinces?: components["schemas"]["StateProvince"][];
-        };
-        /** @description Every country matching the filters, ordered by name (not paged). */
-        CountryList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Country"][];
-        };
-        /**
-         * @description Whether a currency can be used for new business.
-         * @default ACTIVE
-         * @example ACTIVE
-         * @enum {string}
-         */
-        CurrencyStatus: "ACTIVE" | "INACTIVE";
-        /** @description A currency policies, invoices and transactions can be priced in. */
-        Currency: {
-            /**
-             * Format: uuid
-             * @example 3f9a1c2e-8b7d-4e6f-a5c4-1b2d3e4f5a6b
-             */
-            id: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-20T09:00:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-20T09:00:00.000Z
-             */
-            updatedAt: string;
-            /**
-             * @description True for the one currency used when a call names none (GHS).
-             * @default false
-             * @example true
-             */
-            isDefault: boolean;
-            status: components["schemas"]["CurrencyStatus"];
-            /**
-             * @description The flag of the issuing country, as an emoji.
-             * @example 🇬🇭
-             */
-            flag: string | null;
-            /**
-             * @description Name of the issuing country.
-             * @example Ghana
-             */
-            country: string | null;
-            /** @example Ghanaian Cedi */
-            name: string;
-            /**
-             * @description ISO 4217 code.
-             * @example GHS
-             */
-            code: string;
-            /** @example GH₵ */
-            symbol: string;
-            /**
-             * @description BCP 47 locale to format amounts in.
-             * @example en-GH
-             */
-            locale: string;
-        };
-        /** @description Every currency matching the filters, the default one first, then by code (not paged). */
-        CurrencyList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Currency"][];
-        };
-        /**
-         * @description What a company does in distribution.
-         * @example INSURER
-         * @enum {string}
-         */
-        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
-        /** @description Where this page sits in the whole list. */
-        Paginator: {
-            /**
-             * @description Rows matching the filters, over all pages.
-             * @example 120
-             */
-            itemsCount: number;
-            /**
-             * @description Rows skipped before this page.
-             * @example 100
-             */
-            offset: number;
-            /**
-             * @description Page size asked for.
-             * @example 100
-             */
-            limit: number;
-            /**
-             * @description Number of pages.
-             * @example 2
-             */
-            pageCount: number;
-            /**
-             * @description This page's number, from 1.
-             * @example 2
-             */
-            page: number;
-            /**
-             * @description The position of this page's first row in the whole list, from 1.
-             * @example 101
-             */
-            pagingCounter: number;
-            /** @example true */
-            hasPrevPage: boolean;
-            /** @example false */
-            hasNextPage: boolean;
-            /** @example 1 */
-            prevPage: number | null;
-            /** @example null */
-            nextPage: number | null;
-        };
-        /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
-        Pagination: components["schemas"]["ApiResponse"] & {
-            data?: unknown[];
-            paginator: components["schemas"]["Paginator"];
-        };
-        /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
-        Company: {
-            /**
-             * Format: uuid
-             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
-             */
-            id: string;
-            /** @example Gold Coast General Insurance */
-            name: string;
-            /**
-             * Format: email
-             * @example info@goldcoast-general.example
-             */
-            email: string;
-            type: components["schemas"]["CompanyType"];
-            kind: components["schemas"]["CompanyKind"];
-            /** @example GCGI */
-            shortName: string;
-            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
-            description: string | null;
-            /**
-             * @description Brand colour as a CSS hex colour.
-             * @example #C9A227
-             */
-            primaryColor: string | null;
-            /** @example goldcoast */
-            subdomain: string;
-            /**
-             * Format: uri
-             * @description URL of the company's logo, or null when none was uploaded.
-             * @example null
-             */
-            logo: string | null;
-            /**
-             * @description ISO 3166-1 alpha-2 code of the country the company is based in.
-             * @example GH
-             */
-            country: string | null;
-        };
-        /** @description One page of the company directory, ordered by name. */
-        CompanyPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Company"][];
-        };
-        /** @description A vehicle make and the models of it that can be insured. */
-        Vehicle: {
-            /**
-             * Format: uuid
-             * @example 5b1e9d4c-2a3f-4c8e-b7d6-9e0f1a2b3c4d
-             */
-            id: string;
-            /** @example Toyota */
-            name: string;
-            /**
-             * @example [
-             *       "Corolla",
-             *       "Camry",
-             *       "Yaris",
-             *       "Vitz",
-             *       "RAV4",
-             *       "Hilux"
-             *     ]
-             */
-            models: string[];
-        };
-        /** @description Every vehicle make matching the filter, ordered by name (not paged). */
-        VehicleList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Vehicle"][];
-        };
-        /** @description A vehicle body type; a motor asset's `bodyType` is one of these codes. */
-        VehicleBodyType: {
-            /**
-             * Format: uuid
-             * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
-             */
-            id: string;
-            /** @example SALOON */
-            code: string;
-            /** @example Saloon */
-            name: string;
-            /** @example Four-door passenger car with a separate boot */
-            description: string | null;
-        };
-        /** @description Every vehicle body type, ordered by name (not paged). */
-        VehicleBodyTypeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["VehicleBodyType"][];
-        };
-        /**
-         * @description How a vehicle is used; it decides the rating table and the allowed no-claim discount rates.
-         * @example PRIVATE
-         * @enum {string}
-         */
-        VehicleUsage: "PRIVATE" | "COMMERCIAL" | "MOTOR_CYCLE";
-        /** @description A motor schedule (risk) type; a motor asset's `riskType` is one of these codes. */
-        VehicleScheduleType: {
-            /**
-             * Format: uuid
-             * @example 2e4f6a8b-0c1d-4e2f-8a3b-5c6d7e8f9a0b
-             */
-            id: string;
-            /** @example PRIVATE_INDIVIDUAL */
-            code: string;
-            /** @example Private (individual) */
-            name: string;
-            /** @example Private car used for social, domestic and pleasure purposes by an individual */
-            description: string | null;
-            usage: components["schemas"]["VehicleUsage"];
-        };
-        /** @description Every vehicle schedule type, ordered by name (not paged). */
-        VehicleScheduleTypeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["VehicleScheduleType"][];
-        };
-        /**
-         * @description `PRIMARY` is the address deliveries go to by default; a client has at most one. Every other
-         *     address is `SECONDARY`.
-         * @example PRIMARY
-         * @enum {string}
-         */
-        DeliveryAddressType: "PRIMARY" | "SECONDARY";
-        /** @description One of a client's delivery addresses. */
-        DeliveryAddress: {
-            /**
-             * Format: uuid
-             * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
-             */
-            id: string;
-            type: components["schemas"]["DeliveryAddressType"];
-            /** @example Kofi Mensah */
-            name: string;
-            /** @example Greater Accra */
-            region: string;
-            /** @example Accra */
-            city: string;
-            /** @example +233244123456 */
-            phoneNumber: string;
-            /** @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164) */
-            address: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
         /**
          * @description The kind of cover (a product's category, a policy's type).
          * @example AUTO
          * @enum {string}
          */
         PolicyType: "AUTO" | "BANKERS_INDEMNITY" | "BLANKET_BOND" | "BONDS" | "BOILER_OR_PRESSURE_VESSEL" | "BURGLARY" | "BUSINESS_INTERRUPTION" | "MONEY" | "DIRECTORS_OFFICERS_LIABILITY" | "ELECTRONIC_EQUIPMENT" | "EMPLOYERS_LIABILITY" | "ERECTION_ALL_RISKS" | "CONTRACTORS_ALL_RISKS" | "FIDELITY_GUARANTEE" | "GENERAL_LIABILITY" | "GOODS_IN_TRANSIT" | "GROUP_PERSONAL_ACCIDENT" | "HOME" | "MARINE" | "PERSONAL_ACCIDENT" | "PLANT_ALL_RISKS" | "PLANT_AND_MACHINERY" | "PROFESSIONAL_INDEMNITY" | "PROPERTY_DAMAGE" | "PUBLIC_LIABILITY" | "TRAVEL" | "AVIATION" | "WORKMENS_COMPENSATION" | "FIRE_AND_ALLIED_PERILS" | "ASSETS_ALL_RISKS" | "AGRICULTURAL" | "STOCK_DETERIORATION" | "MOTOR_TRADERS" | "LIFE" | "GROUP_LIFE_PERSONAL_ACCIDENT" | "GROUP_LIFE" | "GROUP_FUNERAL" | "HEALTH" | "PENSION";
-        /**
-         * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
-         *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
-         *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
-         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
-         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
-         *     change is recorded.
-         * @enum {string}
-         */
-        PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
-        /** @description A policy in short, as the account and the mini-statement list it (the whole policy is `GET /client/policies/{id}`). */
-        PolicySummary: {
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            /** @example Sandbox Motor Online */
-            productName: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 3722.5 */
-            premium: number;
-            /**
-             * Format: date
-             * @example 2026-12-01
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @example 2027-11-30
-             */
-            endDate: string;
-        };
-        /** @description The client's account with its delivery addresses, its latest notifications and its newest policies. */
-        ClientAccountDetails: components["schemas"]["ClientAccount"] & {
-            /** @description Every delivery address, PRIMARY first. */
-            deliveryAddresses: components["schemas"]["DeliveryAddress"][];
-            /** @description The 10 newest notifications (all of them through `GET /client/account/notifications`). */
-            notifications: components["schemas"]["Notification"][];
-            /** @description How many notifications are unread. */
-            unreadNotifications: number;
-            /** @description The 10 newest policies (all of them through `GET /client/policies`). */
-            policies: components["schemas"]["PolicySummary"][];
-            /** @description How many policies the client has. */
-            policiesCount: number;
-        };
-        /** @description The client's account with its delivery addresses and latest notifications. */
-        ClientAccountDetailsResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ClientAccountDetails"];
-        };
-        DeleteAccountRequest: {
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password: string;
-            /**
-             * Format: password
-             * @description Must equal password.
-             * @example s3cure-Pass
-             */
-            passwordConfirm: string;
-        };
-        /**
-         * @description The profile fields to change; send only those. `null` clears an optional field. Individual
-         *     fields (names, gender, dateOfBirth, identificationCard) apply to INDIVIDUAL clients only and
-         *     company fields (companyName, dateOfIncorporation, contactPersons) to CORPORATE clients only.
-         *     Email and phone number change through their own calls (they must be verified); the client type,
-         *     groups and password cannot be changed here.
-         */
-        UpdateAccountRequest: {
-            /**
-             * @description A code from `GET /countries`.
-             * @example GH
-             */
-            country?: string;
-            /** @example Kumasi */
-            city?: string | null;
-            /** @example Ashanti */
-            region?: string | null;
-            /** @example AK-039-5028 */
-            digitalAddress?: string | null;
-            /**
-             * @example House 7
-             * @example Ahodwo Roundabout
-             */
-            address?: string | null;
-            industry?: string | null;
-            notes?: string | null;
-            taxpayerIdentificationNumber?: string | null;
-            /**
-             * Format: uri-reference
-             * @description URL of a profile picture, absolute or relative to the API (or upload the image with multipart).
-             */
-            profileImage?: string | null;
-            firstName?: string;
-            lastName?: string;
-            otherNames?: string | null;
-            title?: string | null;
-            /** @enum {string|null} */
-            gender?: "MALE" | "FEMALE" | "OTHER" | null;
-            /**
-             * Format: date
-             * @description Must be in the past.
-             */
-            dateOfBirth?: string | null;
-            identificationCard?: components["schemas"]["IdentificationCard"] | null;
-            companyName?: string;
-            /**
-             * Format: date
-             * @description Must not be in the future.
-             */
-            dateOfIncorporation?: string | null;
-            contactPersons?: components["schemas"]["ContactPerson"][];
-        };
-        /** @description The client's account. */
-        ClientAccountResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ClientAccount"];
-        };
-        /**
-         * @description Which contact to verify.
-         * @example email
-         * @enum {string}
-         */
-        VerificationType: "email" | "phone";
-        VerificationCodeRequest: {
-            type: components["schemas"]["VerificationType"];
-        };
-        VerifyAccountRequest: {
-            type: components["schemas"]["VerificationType"];
-            /** @example 538201 */
-            verificationCode: string;
-        };
-        PhoneNumberChange: {
-            /**
-             * @description The account's current phone number.
-             * @example +233244123456
-             */
-            oldPhoneNumber: string;
-            newPhoneNumber: components["schemas"]["PhoneNumber"];
-        };
-        EmailChange: {
-            /**
-             * @description The account's current email (any case).
-             * @example kofi.mensah@example.com
-             */
-            oldEmail: string;
-            newEmail: components["schemas"]["Email"];
-        };
-        /**
-         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
-         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
-         * @enum {string}
-         */
-        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
-        /**
-         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
-         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
-         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
-         * @enum {string}
-         */
-        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
-        /**
-         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
-         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
-         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
-         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
-         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
-         * @enum {string}
-         */
-        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
-        /**
-         * @description What the payment is for.
-         * @enum {string}
-         */
-        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
-        /** @description The cheque a CHEQUE payment was made with. */
-        TransactionCheque: {
-            /**
-             * Format: date
-             * @example 2026-11-20
-             */
-            chequeDate: string;
-            /** @example Kofi Mensah */
-            nameOnCheque: string;
-            /** @example 000451 */
-            chequeNo: string;
-            /** @example PERSONAL */
-            chequeType: string;
-        };
-        /** @description The invoice a payment is for, as it stands after it. */
-        TransactionInvoice: {
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 3722.5 */
-            amount: number;
-            /** @example 500 */
-            amountPaid: number;
-            /** @example 3222.5 */
-            amountUnpaid: number;
-            status: components["schemas"]["InvoiceStatus"];
-            /** @example false */
-            isClosed: boolean;
-        };
-        /**
-         * Transaction
-         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
-         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
-         */
-        Transaction: {
-            /**
-             * Format: uuid
-             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            id: string;
-            /**
-             * @description The tenant's number for it, `TRX-` and a sequence.
-             * @example TRX-0007
-             */
-            transactionNo: string;
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            invoiceId: string;
-            /**
-             * Format: uuid
-             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string | null;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            status: components["schemas"]["TransactionStatus"];
-            /** @example 500 */
-            amount: number;
-            /** @example GHS */
-            currency: string;
-            /** @example 1 */
-            exchangeRate: number;
-            /**
-             * @description `amount * exchangeRate`, in the tenant's base currency.
-             * @example 500
-             */
-            convertedAmount: number;
-            transactionType: components["schemas"]["TransactionType"] | null;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            dateReceived: string | null;
-            /** @example null */
-            payee: string | null;
-            /** @example null */
-            paymentInstitution: string | null;
-            /** @example null */
-            description: string | null;
-            /** @description The cheque, for CHEQUE payments; null otherwise. */
-            cheque: components["schemas"]["TransactionCheque"] | null;
-            /** @description Ids of the supporting documents sent as `files`. */
-            documents: string[];
-            /**
-             * Format: uri
-             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
-             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            checkoutUrl: string | null;
-            /** @example null */
-            mobileNumber: string | null;
-            invoice: components["schemas"]["TransactionInvoice"];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
-        /**
-         * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
-         *     rejected. Only staff change it; every change is kept in `meta.statusHistory`.
-         * @enum {string}
-         */
-        ClaimStatus: "ACTIVE" | "CLOSED";
-        /**
-         * @description Where a claim's handling is. A new claim is in `REVIEW`; staff move it to `SETTLEMENT` and then
-         *     `SETTLED` (paid), or to `REPUDIATION` and then `REJECTED` (declined). Only staff change it; every
-         *     change is kept in `meta.stageHistory`.
-         * @enum {string}
-         */
-        ClaimStage: "REVIEW" | "SETTLEMENT" | "REPUDIATION" | "REJECTED" | "SETTLED";
-        /**
-         * @description What a micro-insurance claim asks for.
-         * @enum {string}
-         */
-        MicroInsuranceClaimType: "PARTIAL_WITHDRAWAL" | "FULL_WITHDRAWAL" | "SURRENDER" | "CASHBACK" | "HEALTH" | "DEATH" | "LOAN";
-        /**
-         * @description What kind of loss a (standard) claim is for.
-         * @enum {string}
-         */
-        LossCategory: "MEDICALS" | "CANCELLATION" | "DELAY" | "LOSS_OF_BAGGAGE";
-        /** @description A claim in short, as the mini-statement lists it (the whole claim is `GET /client/claims/{id}`). */
-        ClaimSummary: {
-            /**
-             * Format: uuid
-             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
-             */
-            id: string;
-            /** @example CLM-0001 */
-            claimNo: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            status: components["schemas"]["ClaimStatus"];
-            stage: components["schemas"]["ClaimStage"];
-            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
-            lossCategory: components["schemas"]["LossCategory"] | null;
-            /** @example 4850.75 */
-            estimatedLossAmount: number;
-            /** @example GHS */
-            currency: string;
-            /**
-             * Format: date
-             * @example 2026-12-03
-             */
-            dateOfNotification: string;
-            /**
-             * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
-             */
-            createdAt: string;
-        };
-        /**
-         * MiniStatement
-         * @description What a client wants to see at a glance, read from the same data (and the same code) as the list
-         *     endpoints, so its numbers agree with them: policies by state and the ones in force, invoices not
-         *     yet paid in full with what remains on each and in total per currency, the latest payments, and
-         *     the claims still open.
-         */
-        MiniStatement: {
-            /**
-             * Format: date-time
-             * @description When the statement was read.
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            asOf: string;
-            policies: {
-                /** @example 3 */
-                total: number;
-                /**
-                 * @description How many policies are in each state (states with none are left out).
-                 * @example {
-                 *       "ACTIVE": 1,
-                 *       "PROCESSING": 2
-                 *     }
-                 */
-                byState: {
-                    [key: string]: number;
-                };
-                /** @description Policies `ACTIVE`, or paid and `INACTIVE` until cover starts; soonest to end first. */
-                inForce: components["schemas"]["PolicySummary"][];
-            };
-            outstandingInvoices: {
-                /** @example 2 */
-                count: number;
-                /** @description What remains to pay, per currency. */
-                totals: {
-                    /** @example GHS */
-                    currency: string;
-                    /** @example 4944.5 */
-                    amountUnpaid: number;
-                    /** @example 4944.5 */
-                    convertedAmountUnpaid: number;
-                }[];
-                /** @description Invoices whose confirmed payments do not cover them yet, oldest first (at most 20). */
-                items: {
-                    /**
-                     * Format: uuid
-                     * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-                     */
-                    id: string;
-                    /** @example INV-0012 */
-                    invoiceNo: string;
-                    /**
-                     * Format: date
-                     * @example 2026-11-21
-                     */
-                    invoiceDate: string;
-                    /** @example GHS */
-                    currency: string;
-                    /** @example 3722.5 */
-                    amount: number;
-                    /** @example 500 */
-                    amountPaid: number;
-                    /** @example 3222.5 */
-                    amountUnpaid: number;
-                    status: components["schemas"]["InvoiceStatus"];
-                    /**
-                     * @example [
-                     *       "POL-0012"
-                     *     ]
-                     */
-                    policyNos: string[];
-                }[];
-            };
-            /** @description The 5 latest payments, newest first (all of them through `GET /client/transactions`). */
-            recentTransactions: components["schemas"]["Transaction"][];
-            /** @description Claims still `ACTIVE` (`GET /client/claims?status=ACTIVE` lists them all). */
-            openClaims: {
-                /** @example 1 */
-                count: number;
-                /** @description The 5 newest open claims, newest first. */
-                items: components["schemas"]["ClaimSummary"][];
-            };
-        };
-        /** @description The client's mini-statement. */
-        MiniStatementResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["MiniStatement"];
-        };
-        /** @description One page of the client's notifications, newest first. */
-        NotificationPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Notification"][];
-        };
-        /** @description One notification. */
-        NotificationResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Notification"];
-        };
-        /** @description Mark a notification read (with the time it was read) or unread again. */
-        NotificationStatusUpdate: {
-            status: components["schemas"]["NotificationStatus"];
-            /**
-             * Format: date-time
-             * @description Required when status is `read` (and not later than now); not allowed when `unread`.
-             * @example 2026-11-20T14:03:00Z
-             */
-            readAt?: string;
-        };
-        /** @description One page of the client's delivery addresses, the PRIMARY one first, then newest first. */
-        DeliveryAddressPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["DeliveryAddress"][];
-        };
-        /**
-         * @description A new delivery address. Everything but `type` is required; `type` defaults to `PRIMARY`, and a
-         *     new `PRIMARY` address demotes the client's current one to `SECONDARY`.
-         */
-        DeliveryAddressInput: {
-            /** @default PRIMARY */
-            type: components["schemas"]["DeliveryAddressType"];
-            /**
-             * @description Who receives deliveries there, or a label for the place.
-             * @example Kofi Mensah
-             */
-            name: string;
-            /** @example Greater Accra */
-            region: string;
-            /** @example Accra */
-            city: string;
-            phoneNumber: components["schemas"]["PhoneNumber"];
-            /**
-             * @description Street, house number, landmarks and GhanaPost GPS digital address.
-             * @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164)
-             */
-            address: string;
-        };
-        /** @description One delivery address. */
-        DeliveryAddressResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["DeliveryAddress"];
-        };
-        /**
-         * @description The fields to change, at least one; those left out keep their value. Setting `type` to
-         *     `PRIMARY` demotes the client's current `PRIMARY` address to `SECONDARY`.
-         */
-        DeliveryAddressUpdate: {
-            type?: components["schemas"]["DeliveryAddressType"];
-            /**
-             * @description Who receives deliveries there, or a label for the place.
-             * @example Kofi Mensah
-             */
-            name?: string;
-            /** @example Ashanti */
-            region?: string;
-            /** @example Kumasi */
-            city?: string;
-            phoneNumber?: components["schemas"]["PhoneNumber"];
-            /**
-             * @description Street, house number, landmarks and GhanaPost GPS digital address.
-             * @example Plot 7, Prempeh II Street, Adum (AK-039-5028)
-             */
-            address?: string;
-        };
-        /**
-         * @description One or more file parts, all named `files`; no other field is accepted. Each file is a PDF, JPEG,
-         *     PNG, WebP or HEIC (judged by its bytes) of at most 10 MiB; at most 10 files per request (the
-         *     limits of the default configuration).
-         */
-        DocumentUpload: {
-            files: string[];
-        };
-        /**
-         * @description The document's type, detected from its first bytes (its magic number) when it was uploaded; the
-         *     `Content-Type` and file extension the uploader sent are not trusted.
-         * @example application/pdf
-         * @enum {string}
-         */
-        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
-        /**
-         * Document
-         * @description The seed's File entity (named Document here: SDK generators map `File` to the platform's own type).
-         *     A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
-         *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
-         */
-        Document: {
-            /**
-             * Format: uuid
-             * @description What other calls (claims, transactions, the account's profile image) reference the document by.
-             * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
-             */
-            id: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:15:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:15:00.000Z
-             */
-            updatedAt: string;
-            contentType: components["schemas"]["DocumentContentType"];
-            /**
-             * Format: uri-reference
-             * @description Where the bytes are downloaded (`GET`, with the `Api-Key` and the owner's bearer token).
-             * @example /api/v1/client/documents/3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
-             */
-            url: string;
-            /**
-             * @description Size in bytes.
-             * @example 184320
-             */
-            size: number;
-            /**
-             * @description The uploaded file's name, made safe: folders (`../`, `C:\`), control characters and leading
-             *     dots removed. Offered again as the download's filename.
-             * @example ghana-card.pdf
-             */
-            name: string;
-            /**
-             * @description SHA-256 of the bytes as stored, lowercase hex; the download repeats it in `X-Content-SHA256`.
-             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
-             */
-            sha256: string;
-        };
-        /** @description The documents just stored, in the order their parts were sent. */
-        DocumentListResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Document"][];
-        };
-        /** @description The insurer that carries a product's risk. */
-        ProductInsurer: {
-            /** Format: uuid */
-            id: string;
-            /** @example Gold Coast General Insurance */
-            name: string;
-            /** @enum {string} */
-            type: "INSURER" | "MICRO_INSURER" | "BROKER" | "DIGITAL_AGENT" | "AGENT";
-            /** @enum {string} */
-            kind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
-            /** @example GCGI */
-            shortName: string;
-            /** @example #C9A227 */
-            primaryColor: string | null;
-        };
-        /** @description A commission, as a fixed fee or a percentage of the premium. */
-        Commission: {
-            /** @example 12.5 */
-            value: number;
-            /**
-             * @example PERCENTAGE
-             * @enum {string}
-             */
-            type: "FEE" | "PERCENTAGE";
-        };
-        /**
-         * @description Cover a client can buy. `premiumRates` are the rating inputs the server prices policies with
-         *     (rates in percent of the sum insured, minimum premiums and fixed amounts in the currency).
-         */
-        Product: {
-            /** Format: uuid */
-            id: string;
-            /** @example Auto Cover */
-            name: string;
-            /** @example AUTO-ONLINE */
-            code: string;
-            description: string | null;
-            /**
-             * @example {
-             *       "privateComprehensiveRate": 5,
-             *       "thirdPartyBasicPremium": 450,
-             *       "minimumPremium": 150
-             *     }
-             */
-            premiumRates: {
-                [key: string]: number;
-            };
-            category: components["schemas"]["PolicyType"];
-            subCategory: string | null;
-            benefits: string[];
-            /** @enum {string} */
-            status: "ACTIVE" | "DEACTIVATED";
-            /** @enum {string} */
-            distribution: "ONLINE" | "OFFLINE";
-            /** Format: uuid */
-            insurerId: string;
-            insurer: components["schemas"]["ProductInsurer"];
-            standardCommission: components["schemas"]["Commission"] | null;
-            overriderCommission: components["schemas"]["Commission"] | null;
-            otherCommission: components["schemas"]["Commission"] | null;
-            /**
-             * Format: date-time
-             * @description When the product was assigned to this company; null for its own products.
-             */
-            assignedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** @description One page of products, by name. */
-        ProductPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Product"][];
-        };
-        /** @description One product. */
-        ProductResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Product"];
-        };
         /**
          * @description Why the policy is written. `RENEWAL` policies may name the policy they renew in `oldPolicyId`.
          * @enum {string}
@@ -4289,144 +3133,6 @@ export interface components {
          * @enum {string}
          */
         BusinessCategory: "LOCAL" | "GLOBAL";
-        /** @description The client insured. */
-        PolicyClient: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            type: "INDIVIDUAL" | "CORPORATE";
-            /** @example Kofi Mensah */
-            fullName: string;
-            email: string | null;
-            phoneNumber: string | null;
-        };
-        /** @description The product the policy was sold under. */
-        PolicyProduct: {
-            /** Format: uuid */
-            id: string;
-            /** @example Auto Cover */
-            name: string;
-            /** @example AUTO-ONLINE */
-            code: string;
-            category: components["schemas"]["PolicyType"];
-            insurer: components["schemas"]["ProductInsurer"];
-        };
-        /** @description The policy's invoice (its debit). Pay it with `POST /client/transactions`. */
-        PolicyInvoiceSummary: {
-            /** Format: uuid */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            exchangeRate: number;
-            /** @description The premium. */
-            amount: number;
-            /** @description `amount * exchangeRate`. */
-            convertedAmount: number;
-            /** Format: date */
-            invoiceDate: string;
-        };
-        /**
-         * @description How the server priced the policy, line by line, from the product's `premiumRates`. Asset lines
-         *     are annual; `termFactor` scales them to the policy's term (days / 365); the minimum premium then
-         *     applies.
-         */
-        PremiumBreakdown: {
-            currency: string;
-            lines: {
-                /** @description Index of the asset in `assets`; null for a policy-wide line. */
-                asset: number | null;
-                /** @example OWN_DAMAGE */
-                code: string;
-                /** @example Own damage at 5% of 85000.00 */
-                label: string;
-                /** @description Percent, when the line is a rate. */
-                rate?: number | null;
-                /** @description Negative for discounts. */
-                amount: number;
-            }[];
-            annualPremium: number;
-            termDays: number;
-            termFactor: number;
-            minimumPremium: number;
-            premium: number;
-        };
-        /**
-         * @description One insured item as stored: the fields sent for it (its type's asset shape, with defaults filled
-         *     in), plus its `id` (claims name assets by id), and the server's `premium` for it.
-         */
-        PolicyAsset: {
-            /** Format: uuid */
-            id: string;
-            /** @description The server's price for this asset. */
-            premium: number;
-            sumInsured?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        /**
-         * @description A policy. `client` and `product` are nested; `createdBy` and `originatingStaff` are null when a
-         *     client created it. `premium` is the server's figure, with `premiumBreakdown` showing how;
-         *     `invoice` is null until one is raised (`generateInvoice`). `assets` is left out of list rows
-         *     unless the list is asked for them (`assets=true`).
-         */
-        Policy: {
-            /** Format: uuid */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            coverageType: string | null;
-            coverType: string | null;
-            businessType: components["schemas"]["BusinessType"];
-            businessCategory: components["schemas"]["BusinessCategory"];
-            /** @example GHS */
-            currency: string;
-            exchangeRate: number;
-            premium: number;
-            /** @description `premium * exchangeRate`. */
-            convertedPremium: number;
-            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
-            sumInsured: number | null;
-            /** Format: date */
-            startDate: string;
-            /** Format: date */
-            endDate: string;
-            generateInvoice: boolean;
-            /**
-             * Format: uuid
-             * @description The policy this one renews.
-             */
-            oldPolicyId: string | null;
-            notes: string | null;
-            description: string | null;
-            additionalInformation: {
-                formSerialNumber?: string;
-            } | null;
-            groupId: string | null;
-            fleetDiscountRate: number | null;
-            client: components["schemas"]["PolicyClient"];
-            product: components["schemas"]["PolicyProduct"];
-            /** @description The staff member who created it; null when a client did. */
-            createdBy: components["schemas"]["EntityReference"] | null;
-            /** @description The staff member credited with the sale; null when a client created it. */
-            originatingStaff: components["schemas"]["EntityReference"] | null;
-            invoice: components["schemas"]["PolicyInvoiceSummary"] | null;
-            /** @description Whether any payment (a transaction not REJECTED, CANCELLED or ERROR) exists. A paid policy cannot be deleted. */
-            isPaid: boolean;
-            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
-            assets?: components["schemas"]["PolicyAsset"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** @description One page of policies, newest first. */
-        PolicyPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Policy"][];
-        };
         /**
          * @description What every policy create body has, whatever its type. Each policy type's body adds its own
          *     `policyType` value and `assets` shape (see the per-type schemas).
@@ -4519,6 +3225,12 @@ export interface components {
          * @enum {string}
          */
         MotorRiskType: "PRIVATE_INDIVIDUAL" | "PRIVATE_CORPORATE" | "UBER" | "TAXI" | "HIRING_CARS" | "MINI_BUS" | "MAXI_BUS" | "MOTOR_CYCLE" | "AMBULANCE_OR_HEARSE" | "OWN_GOODS_UP_TO_3000CC" | "OWN_GOODS_ABOVE_3000CC" | "ARTICULATOR_TRUCK_OR_TANKERS" | "GENERAL_CARTAGE_UP_TO_3000CC" | "GENERAL_CARTAGE_ABOVE_3000CC" | "Z802_ONSITE" | "Z802_ONROAD" | "GW1_CLASS1" | "GW1_CLASS2" | "GW1_CLASS3";
+        /**
+         * @description How a vehicle is used; it decides the rating table and the allowed no-claim discount rates.
+         * @example PRIVATE
+         * @enum {string}
+         */
+        VehicleUsage: "PRIVATE" | "COMMERCIAL" | "MOTOR_CYCLE";
         /**
          * @description A vehicle on a motor policy. Rules beyond the field bounds:
          *     - `sumInsured` (the vehicle's value) is required except for `THIRD_PARTY_ONLY` and
@@ -5723,9 +4435,1529 @@ export interface components {
          *     The per-type calls (`POST /client/policies/auto`, ...) take exactly one of these.
          */
         PolicyCreateRequest: components["schemas"]["AutoPolicyCreate"] | components["schemas"]["BankersIndemnityPolicyCreate"] | components["schemas"]["BlanketBondPolicyCreate"] | components["schemas"]["BondsPolicyCreate"] | components["schemas"]["BoilerOrPressureVesselPolicyCreate"] | components["schemas"]["BurglaryPolicyCreate"] | components["schemas"]["BusinessInterruptionPolicyCreate"] | components["schemas"]["MoneyPolicyCreate"] | components["schemas"]["DirectorsOfficersLiabilityPolicyCreate"] | components["schemas"]["ElectronicEquipmentPolicyCreate"] | components["schemas"]["EmployersLiabilityPolicyCreate"] | components["schemas"]["ErectionAllRisksPolicyCreate"] | components["schemas"]["ContractorsAllRisksPolicyCreate"] | components["schemas"]["FidelityGuaranteePolicyCreate"] | components["schemas"]["GeneralLiabilityPolicyCreate"] | components["schemas"]["GoodsInTransitPolicyCreate"] | components["schemas"]["GroupPersonalAccidentPolicyCreate"] | components["schemas"]["HomePolicyCreate"] | components["schemas"]["MarinePolicyCreate"] | components["schemas"]["PersonalAccidentPolicyCreate"] | components["schemas"]["PlantAllRisksPolicyCreate"] | components["schemas"]["PlantAndMachineryPolicyCreate"] | components["schemas"]["ProfessionalIndemnityPolicyCreate"] | components["schemas"]["PropertyDamagePolicyCreate"] | components["schemas"]["PublicLiabilityPolicyCreate"] | components["schemas"]["TravelPolicyCreate"] | components["schemas"]["AviationPolicyCreate"] | components["schemas"]["WorkmensCompensationPolicyCreate"] | components["schemas"]["FireAndAlliedPerilsPolicyCreate"] | components["schemas"]["AssetsAllRisksPolicyCreate"] | components["schemas"]["AgriculturalPolicyCreate"] | components["schemas"]["StockDeteriorationPolicyCreate"] | components["schemas"]["MotorTradersPolicyCreate"] | components["schemas"]["LifePolicyCreate"] | components["schemas"]["GroupLifePersonalAccidentPolicyCreate"] | components["schemas"]["GroupLifePolicyCreate"] | components["schemas"]["GroupFuneralPolicyCreate"] | components["schemas"]["HealthPolicyCreate"] | components["schemas"]["PensionPolicyCreate"];
+        /** @description The insurer that carries a product's risk. */
+        ProductInsurer: {
+            /** Format: uuid */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /** @enum {string} */
+            type: "INSURER" | "MICRO_INSURER" | "BROKER" | "DIGITAL_AGENT" | "AGENT";
+            /** @enum {string} */
+            kind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
+            /** @example GCGI */
+            shortName: string;
+            /** @example #C9A227 */
+            primaryColor: string | null;
+        };
+        /** @description The product the policy was sold under. */
+        PolicyProduct: {
+            /** Format: uuid */
+            id: string;
+            /** @example Auto Cover */
+            name: string;
+            /** @example AUTO-ONLINE */
+            code: string;
+            category: components["schemas"]["PolicyType"];
+            insurer: components["schemas"]["ProductInsurer"];
+        };
+        /** @description One asset of the body, at its place in `assets`, with the server's price for it. */
+        QuoteAsset: {
+            /** @description Its index in the body's `assets` (the breakdown's `asset`). */
+            position: number;
+            /** @description The asset's `sumInsured`; null when its type is insured on another amount (a contract sum, members' benefits). */
+            sumInsured: number | null;
+            premium: components["schemas"]["MoneyAmount"];
+            /** @description The asset's `description`, when it was given one. */
+            description: string | null;
+        };
+        /**
+         * @description How the server priced the policy, line by line, from the product's `premiumRates`. Asset lines
+         *     are annual; `termFactor` scales them to the policy's term (days / 365); the minimum premium then
+         *     applies.
+         */
+        PremiumBreakdown: {
+            currency: string;
+            lines: {
+                /** @description Index of the asset in `assets`; null for a policy-wide line. */
+                asset: number | null;
+                /** @example OWN_DAMAGE */
+                code: string;
+                /** @example Own damage at 5% of 85000.00 */
+                label: string;
+                /** @description Percent, when the line is a rate. */
+                rate?: number | null;
+                /** @description Negative for discounts. */
+                amount: number;
+            }[];
+            annualPremium: number;
+            termDays: number;
+            termFactor: number;
+            minimumPremium: number;
+            premium: number;
+            /**
+             * @description Present when staff set the premium (within their latitude): the premium the rating engine
+             *     gave, which `premium` replaces. The lines and `annualPremium` are the engine's.
+             */
+            ratedPremium?: number;
+        };
+        /**
+         * @description What a policy of this body would cost, from the same rating engine and the same checks as
+         *     creating it: the product, the currency, the dates, the assets' rules, a renewal's old policy.
+         *     Nothing is stored: a quote has no id and no expiry. Creating the policy with the same body prices
+         *     it again, so it costs this unless the product's rates changed meanwhile; send this `premium` with
+         *     the create and the server refuses (422 `PREMIUM_MISMATCH`, with the price) rather than sell at
+         *     another figure.
+         */
+        Quote: {
+            policyType: components["schemas"]["PolicyType"];
+            product: components["schemas"]["PolicyProduct"];
+            /** @example GHS */
+            currency: string;
+            /** @description Units of the tenant's base currency per unit of `currency`, as sent (default 1). */
+            exchangeRate: number;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            /** @description Days of cover, both ends included. */
+            termDays: number;
+            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
+            sumInsured: number | null;
+            premium: components["schemas"]["MoneyAmount"];
+            /** @description `premium * exchangeRate`, in the tenant's base currency, to the cent. */
+            convertedPremium: number;
+            /** @description The body's assets in order, each with its share of `premium` (the shares add up to it exactly). */
+            assets: components["schemas"]["QuoteAsset"][];
+            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
+            /**
+             * Format: date-time
+             * @description When the server priced it.
+             */
+            quotedAt: string;
+        };
+        /** @description One quote. */
+        QuoteResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Quote"];
+        };
+        /**
+         * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
+         *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
+         *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
+         *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
+         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
+         *     change is recorded.
+         * @enum {string}
+         */
+        PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
+        /** @description The client insured. */
+        PolicyClient: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            /** @example Kofi Mensah */
+            fullName: string;
+            email: string | null;
+            phoneNumber: string | null;
+        };
+        /** @description A staff member as another object names them (who created or sold a policy, who brought a client in). */
+        StaffReference: {
+            /**
+             * @description The kind of object: `staff`.
+             * @example staff
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 5d1f0c1e-2b7a-4d0e-9a1f-3c2b1a0d9e8f
+             */
+            id: string;
+            /**
+             * @description First, other and last names.
+             * @example Kofi Agyeman
+             */
+            fullName?: string;
+            /** @example agent@sandbox.coverline.example */
+            email?: string;
+        };
+        /** @description The policy's invoice (its debit). Pay it with `POST /client/transactions`. */
+        PolicyInvoiceSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            /** @description The premium. */
+            amount: number;
+            /** @description `amount * exchangeRate`. */
+            convertedAmount: number;
+            /** Format: date */
+            invoiceDate: string;
+        };
+        /**
+         * @description One insured item as stored: the fields sent for it (its type's asset shape, with defaults filled
+         *     in), plus its `id` (claims name assets by id), and the server's `premium` for it.
+         */
+        PolicyAsset: {
+            /** Format: uuid */
+            id: string;
+            /** @description The server's price for this asset. */
+            premium: number;
+            sumInsured?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A policy. `client` and `product` are nested; `createdBy` and `originatingStaff` are null when a
+         *     client created it. `premium` is the server's figure, with `premiumBreakdown` showing how;
+         *     `invoice` is null until one is raised (`generateInvoice`). `assets` is left out of list rows
+         *     unless the list is asked for them (`assets=true`).
+         */
+        Policy: {
+            /** Format: uuid */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            coverageType: string | null;
+            coverType: string | null;
+            businessType: components["schemas"]["BusinessType"];
+            businessCategory: components["schemas"]["BusinessCategory"];
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            premium: number;
+            /** @description `premium * exchangeRate`. */
+            convertedPremium: number;
+            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
+            sumInsured: number | null;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate: string;
+            generateInvoice: boolean;
+            /**
+             * Format: uuid
+             * @description The policy this one renews.
+             */
+            oldPolicyId: string | null;
+            notes: string | null;
+            description: string | null;
+            additionalInformation: {
+                formSerialNumber?: string;
+            } | null;
+            groupId: string | null;
+            fleetDiscountRate: number | null;
+            client: components["schemas"]["PolicyClient"];
+            product: components["schemas"]["PolicyProduct"];
+            /** @description The staff member who created it; null when a client did. */
+            createdBy: components["schemas"]["StaffReference"] | null;
+            /** @description The staff member credited with the sale; null when a client created it. */
+            originatingStaff: components["schemas"]["StaffReference"] | null;
+            invoice: components["schemas"]["PolicyInvoiceSummary"] | null;
+            /** @description Whether any payment (a transaction not REJECTED, CANCELLED or ERROR) exists. A paid policy cannot be deleted. */
+            isPaid: boolean;
+            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
+            assets?: components["schemas"]["PolicyAsset"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description One policy. */
         PolicyResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Policy"];
+        };
+        /** @description Where this page sits in the whole list. */
+        Paginator: {
+            /**
+             * @description Rows matching the filters, over all pages.
+             * @example 120
+             */
+            itemsCount: number;
+            /**
+             * @description Rows skipped before this page.
+             * @example 100
+             */
+            offset: number;
+            /**
+             * @description Page size asked for.
+             * @example 100
+             */
+            limit: number;
+            /**
+             * @description Number of pages.
+             * @example 2
+             */
+            pageCount: number;
+            /**
+             * @description This page's number, from 1.
+             * @example 2
+             */
+            page: number;
+            /**
+             * @description The position of this page's first row in the whole list, from 1.
+             * @example 101
+             */
+            pagingCounter: number;
+            /** @example true */
+            hasPrevPage: boolean;
+            /** @example false */
+            hasNextPage: boolean;
+            /** @example 1 */
+            prevPage: number | null;
+            /** @example null */
+            nextPage: number | null;
+        };
+        /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
+        Pagination: components["schemas"]["ApiResponse"] & {
+            data?: unknown[];
+            paginator: components["schemas"]["Paginator"];
+        };
+        /** @description One page of policies, newest first. */
+        PolicyPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Policy"][];
+        };
+        /**
+         * @description Optional changes for the renewal. Left out, the new policy starts the day after the old one ends,
+         *     runs as long, keeps the assets and raises its invoice.
+         */
+        PolicyRenewal: {
+            /**
+             * Format: date
+             * @description Defaults to the day after the old policy's `endDate` (or today, if that has passed).
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Defaults to keep the old policy's term.
+             */
+            endDate?: string;
+            /** @default true */
+            generateInvoice: boolean;
+            notes?: string;
+            /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
+            assets?: Record<string, never>[];
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            /** @enum {string} */
+            database: "ok" | "unavailable";
+            /** @description The API version (`info.version`). */
+            version: string;
+        };
+        /**
+         * Format: email
+         * @example kofi.mensah@example.com
+         */
+        Email: string;
+        /**
+         * @description A phone number of 10 to 15 characters, digits with an optional leading `+`.
+         * @example +233244123456
+         */
+        PhoneNumber: string;
+        /**
+         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
+         *     both) is required: either is then a login username.
+         */
+        ClientSignUpBase: {
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            email?: components["schemas"]["Email"];
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
+             * @example GH
+             */
+            country: string;
+            /** @example Accra */
+            city?: string;
+            /** @example Greater Accra */
+            region?: string;
+            /**
+             * @description GhanaPostGPS digital address.
+             * @example GA-183-8164
+             */
+            digitalAddress?: string;
+            /**
+             * @example 14 Oxford Street
+             * @example Osu
+             */
+            address?: string;
+            /** @example Retail */
+            industry?: string;
+            notes?: string;
+            /**
+             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
+             * @example []
+             */
+            groups: string[];
+            /**
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API.
+             */
+            profileImage?: string;
+            /** @example P0012345678 */
+            taxpayerIdentificationNumber?: string;
+        };
+        /** @description An identity document of an individual client. */
+        IdentificationCard: {
+            /** @example GHA-721234567-8 */
+            idNumber: string;
+            /**
+             * @example GHANA_CARD
+             * @enum {string}
+             */
+            type: "DRIVERS_LICENSE" | "GHANA_CARD" | "VOTERS_ID" | "NHIS_CARD" | "PASSPORT";
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             * @example 2021-03-15
+             */
+            issueDate: string;
+            /**
+             * Format: date
+             * @description Must be after issueDate.
+             * @example 2031-03-14
+             */
+            expiryDate?: string | null;
+        };
+        /**
+         * IndividualSignUp
+         * @description A person signing up.
+         */
+        IndividualSignUp: {
+            /** @constant */
+            type: "INDIVIDUAL";
+            /** @example Kofi */
+            firstName: string;
+            /** @example Mensah */
+            lastName: string;
+            /** @example Atta */
+            otherNames?: string;
+            /** @example Mr */
+            title?: string;
+            gender?: components["schemas"]["Gender"];
+            /**
+             * Format: date
+             * @description Must be in the past.
+             * @example 1990-06-21
+             */
+            dateOfBirth?: string;
+            identificationCard?: components["schemas"]["IdentificationCard"];
+        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INDIVIDUAL";
+        });
+        /** @description Someone to contact at a corporate client. */
+        ContactPerson: {
+            /** @example Ama Owusu */
+            name: string;
+            /** @example Finance Manager */
+            position: string;
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            email: components["schemas"]["Email"];
+        };
+        /**
+         * CorporateSignUp
+         * @description A company signing up.
+         */
+        CorporateSignUp: {
+            /** @constant */
+            type: "CORPORATE";
+            /** @example Asante Logistics Ltd */
+            companyName: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             * @example 2012-09-01
+             */
+            dateOfIncorporation?: string;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CORPORATE";
+        });
+        /** @description An individual or a corporate client, chosen by `type`. */
+        SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
+        /**
+         * @description A client's account as the client sees it. Every property is always present; what does not apply
+         *     to the client's type (or was never given) is `null`. The password is never returned.
+         */
+        ClientAccount: {
+            /**
+             * Format: uuid
+             * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+             */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            /** @example kofi.mensah@example.com */
+            email: string | null;
+            /** @example +233244123456 */
+            phoneNumber: string | null;
+            /** @description Whether the email was confirmed with a code. */
+            emailVerified: boolean;
+            /** @description Whether the phone number was confirmed with a code. */
+            phoneVerified: boolean;
+            /** @example GH */
+            country: string;
+            city: string | null;
+            region: string | null;
+            digitalAddress: string | null;
+            address: string | null;
+            industry: string | null;
+            notes: string | null;
+            groups: string[];
+            profileImage: string | null;
+            taxpayerIdentificationNumber: string | null;
+            isActive: boolean;
+            firstName: string | null;
+            lastName: string | null;
+            otherNames: string | null;
+            title: string | null;
+            /** @enum {string|null} */
+            gender: "MALE" | "FEMALE" | "OTHER" | null;
+            /** Format: date */
+            dateOfBirth: string | null;
+            /**
+             * @description Whole years from dateOfBirth (individuals) or dateOfIncorporation (companies).
+             * @example 36
+             */
+            age: number | null;
+            identificationCard: components["schemas"]["IdentificationCard"] | null;
+            companyName: string | null;
+            /** Format: date */
+            dateOfIncorporation: string | null;
+            contactPersons: components["schemas"]["ContactPerson"][];
+            /**
+             * @description First, other and last names for individuals; the company name for companies.
+             * @example Kofi Atta Mensah
+             */
+            fullName: string;
+            /**
+             * Format: uuid
+             * @description The staff member who created the account; null when the client signed up.
+             */
+            createdBy: string | null;
+            /**
+             * Format: uuid
+             * @description The staff member credited with the client; null when the client signed up.
+             */
+            originatingStaff: string | null;
+        };
+        /** @description The client's account with a fresh access token. */
+        AuthenticatedClient: components["schemas"]["ClientAccount"] & components["schemas"]["AccessToken"];
+        /** @description The client's account with a fresh access token. */
+        AuthenticatedClientResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["AuthenticatedClient"];
+        };
+        /** PasswordLogin */
+        PasswordLogin: {
+            /**
+             * @description The client's email (any case) or phone number.
+             * @example kofi.mensah@example.com
+             */
+            username: string;
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+        };
+        /** FirebaseLogin */
+        FirebaseLogin: {
+            /**
+             * @description A Firebase ID token from the tenant's Firebase project. It signs in the client already linked
+             *     to that Firebase user, or else the client with the token's verified email or its phone number
+             *     (the link is then kept).
+             */
+            firebaseToken: string;
+        };
+        /** @description A username (email or phone number) with the password, or a Firebase ID token. */
+        LoginRequest: components["schemas"]["PasswordLogin"] | components["schemas"]["FirebaseLogin"];
+        PasswordChange: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            oldPassword: string;
+            /**
+             * Format: password
+             * @description Must differ from oldPassword.
+             * @example n3w-Secret
+             */
+            newPassword: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * @description The client's email or phone number.
+             * @example kofi.mensah@example.com
+             */
+            username: string;
+        };
+        PasswordReset: {
+            /** @example kofi.mensah@example.com */
+            username: string;
+            /**
+             * @description The code that was sent.
+             * @example 482913
+             */
+            resetCode: string;
+            /**
+             * Format: password
+             * @example n3w-Secret
+             */
+            password: string;
+            /**
+             * Format: password
+             * @description Must equal password.
+             * @example n3w-Secret
+             */
+            passwordConfirm: string;
+        };
+        /**
+         * @description The company types that underwrite risk (brokers and agents only sell it).
+         * @example MICRO_INSURER
+         * @enum {string}
+         */
+        InsurerType: "INSURER" | "MICRO_INSURER";
+        /**
+         * @description The line of business a company is licensed for.
+         * @example NON_LIFE
+         * @enum {string}
+         */
+        CompanyKind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
+        /** @description An insurer or micro-insurer that underwrites the policies sold through the platform. */
+        Insurer: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email: string;
+            /** @example goldcoast */
+            subdomain: string;
+            /** @example 5 Liberation Road, Accra */
+            address: string | null;
+            kind: components["schemas"]["CompanyKind"];
+            type: components["schemas"]["InsurerType"];
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country the insurer is based in.
+             * @example GH
+             */
+            country: string | null;
+            /**
+             * Format: uri
+             * @description URL of the insurer's logo, or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+        };
+        /** @description Every insurer matching the filters, ordered by name (not paged). */
+        InsurerList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Insurer"][];
+        };
+        /** @description A first-level subdivision of a country (region, state or province). */
+        StateProvince: {
+            /** @example Ashanti */
+            name: string;
+            /**
+             * @description The subdivision part of its ISO 3166-2 code (`AH` for `GH-AH`).
+             * @example AH
+             */
+            code: string;
+        };
+        /** @description A country, with its dialling code and currency. */
+        Country: {
+            /** @example Ghana */
+            name: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example GH
+             */
+            countryCode: string;
+            /**
+             * @description International dialling code, with the leading `+`.
+             * @example +233
+             */
+            phone: string;
+            /**
+             * @description ISO 4217 code of the country's currency.
+             * @example GHS
+             */
+            currency: string | null;
+            /**
+             * @description The flag as an emoji.
+             * @example 🇬🇭
+             */
+            flag: string | null;
+            /** @description Present only when asked for with `include=stateProvinces`; ordered by name. */
+            stateProvinces?: components["schemas"]["StateProvince"][];
+        };
+        /** @description Every country matching the filters, ordered by name (not paged). */
+        CountryList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Country"][];
+        };
+        /**
+         * @description Whether a currency can be used for new business.
+         * @default ACTIVE
+         * @example ACTIVE
+         * @enum {string}
+         */
+        CurrencyStatus: "ACTIVE" | "INACTIVE";
+        /** @description A currency policies, invoices and transactions can be priced in. */
+        Currency: {
+            /**
+             * Format: uuid
+             * @example 3f9a1c2e-8b7d-4e6f-a5c4-1b2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description True for the one currency used when a call names none (GHS).
+             * @default false
+             * @example true
+             */
+            isDefault: boolean;
+            status: components["schemas"]["CurrencyStatus"];
+            /**
+             * @description The flag of the issuing country, as an emoji.
+             * @example 🇬🇭
+             */
+            flag: string | null;
+            /**
+             * @description Name of the issuing country.
+             * @example Ghana
+             */
+            country: string | null;
+            /** @example Ghanaian Cedi */
+            name: string;
+            /**
+             * @description ISO 4217 code.
+             * @example GHS
+             */
+            code: string;
+            /** @example GH₵ */
+            symbol: string;
+            /**
+             * @description BCP 47 locale to format amounts in.
+             * @example en-GH
+             */
+            locale: string;
+        };
+        /** @description Every currency matching the filters, the default one first, then by code (not paged). */
+        CurrencyList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Currency"][];
+        };
+        /**
+         * @description What a company does in distribution.
+         * @example INSURER
+         * @enum {string}
+         */
+        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
+        /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
+        Company: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email: string;
+            type: components["schemas"]["CompanyType"];
+            kind: components["schemas"]["CompanyKind"];
+            /** @example GCGI */
+            shortName: string;
+            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
+            description: string | null;
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor: string | null;
+            /** @example goldcoast */
+            subdomain: string;
+            /**
+             * Format: uri
+             * @description URL of the company's logo, or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country the company is based in.
+             * @example GH
+             */
+            country: string | null;
+        };
+        /** @description One page of the company directory, ordered by name. */
+        CompanyPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Company"][];
+        };
+        /** @description A vehicle make and the models of it that can be insured. */
+        Vehicle: {
+            /**
+             * Format: uuid
+             * @example 5b1e9d4c-2a3f-4c8e-b7d6-9e0f1a2b3c4d
+             */
+            id: string;
+            /** @example Toyota */
+            name: string;
+            /**
+             * @example [
+             *       "Corolla",
+             *       "Camry",
+             *       "Yaris",
+             *       "Vitz",
+             *       "RAV4",
+             *       "Hilux"
+             *     ]
+             */
+            models: string[];
+        };
+        /** @description Every vehicle make matching the filter, ordered by name (not paged). */
+        VehicleList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Vehicle"][];
+        };
+        /** @description A vehicle body type; a motor asset's `bodyType` is one of these codes. */
+        VehicleBodyType: {
+            /**
+             * Format: uuid
+             * @example 8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @example SALOON */
+            code: string;
+            /** @example Saloon */
+            name: string;
+            /** @example Four-door passenger car with a separate boot */
+            description: string | null;
+        };
+        /** @description Every vehicle body type, ordered by name (not paged). */
+        VehicleBodyTypeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["VehicleBodyType"][];
+        };
+        /** @description A motor schedule (risk) type; a motor asset's `riskType` is one of these codes. */
+        VehicleScheduleType: {
+            /**
+             * Format: uuid
+             * @example 2e4f6a8b-0c1d-4e2f-8a3b-5c6d7e8f9a0b
+             */
+            id: string;
+            /** @example PRIVATE_INDIVIDUAL */
+            code: string;
+            /** @example Private (individual) */
+            name: string;
+            /** @example Private car used for social, domestic and pleasure purposes by an individual */
+            description: string | null;
+            usage: components["schemas"]["VehicleUsage"];
+        };
+        /** @description Every vehicle schedule type, ordered by name (not paged). */
+        VehicleScheduleTypeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["VehicleScheduleType"][];
+        };
+        /**
+         * @description `PRIMARY` is the address deliveries go to by default; a client has at most one. Every other
+         *     address is `SECONDARY`.
+         * @example PRIMARY
+         * @enum {string}
+         */
+        DeliveryAddressType: "PRIMARY" | "SECONDARY";
+        /** @description One of a client's delivery addresses. */
+        DeliveryAddress: {
+            /**
+             * Format: uuid
+             * @example 6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6c
+             */
+            id: string;
+            type: components["schemas"]["DeliveryAddressType"];
+            /** @example Kofi Mensah */
+            name: string;
+            /** @example Greater Accra */
+            region: string;
+            /** @example Accra */
+            city: string;
+            /** @example +233244123456 */
+            phoneNumber: string;
+            /** @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164) */
+            address: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A policy in short, as the account and the mini-statement list it (the whole policy is `GET /client/policies/{id}`). */
+        PolicySummary: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example Sandbox Motor Online */
+            productName: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            premium: number;
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-30
+             */
+            endDate: string;
+        };
+        /** @description The client's account with its delivery addresses, its latest notifications and its newest policies. */
+        ClientAccountDetails: components["schemas"]["ClientAccount"] & {
+            /** @description Every delivery address, PRIMARY first. */
+            deliveryAddresses: components["schemas"]["DeliveryAddress"][];
+            /** @description The 10 newest notifications (all of them through `GET /client/account/notifications`). */
+            notifications: components["schemas"]["Notification"][];
+            /** @description How many notifications are unread. */
+            unreadNotifications: number;
+            /** @description The 10 newest policies (all of them through `GET /client/policies`). */
+            policies: components["schemas"]["PolicySummary"][];
+            /** @description How many policies the client has. */
+            policiesCount: number;
+        };
+        /** @description The client's account with its delivery addresses and latest notifications. */
+        ClientAccountDetailsResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ClientAccountDetails"];
+        };
+        DeleteAccountRequest: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+            /**
+             * Format: password
+             * @description Must equal password.
+             * @example s3cure-Pass
+             */
+            passwordConfirm: string;
+        };
+        /**
+         * @description The profile fields to change; send only those. `null` clears an optional field. Individual
+         *     fields (names, gender, dateOfBirth, identificationCard) apply to INDIVIDUAL clients only and
+         *     company fields (companyName, dateOfIncorporation, contactPersons) to CORPORATE clients only.
+         *     Email and phone number change through their own calls (they must be verified); the client type,
+         *     groups and password cannot be changed here.
+         */
+        UpdateAccountRequest: {
+            /**
+             * @description A code from `GET /countries`.
+             * @example GH
+             */
+            country?: string;
+            /** @example Kumasi */
+            city?: string | null;
+            /** @example Ashanti */
+            region?: string | null;
+            /** @example AK-039-5028 */
+            digitalAddress?: string | null;
+            /**
+             * @example House 7
+             * @example Ahodwo Roundabout
+             */
+            address?: string | null;
+            industry?: string | null;
+            notes?: string | null;
+            taxpayerIdentificationNumber?: string | null;
+            /**
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API (or upload the image with multipart).
+             */
+            profileImage?: string | null;
+            firstName?: string;
+            lastName?: string;
+            otherNames?: string | null;
+            title?: string | null;
+            /** @enum {string|null} */
+            gender?: "MALE" | "FEMALE" | "OTHER" | null;
+            /**
+             * Format: date
+             * @description Must be in the past.
+             */
+            dateOfBirth?: string | null;
+            identificationCard?: components["schemas"]["IdentificationCard"] | null;
+            companyName?: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             */
+            dateOfIncorporation?: string | null;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        };
+        /** @description The client's account. */
+        ClientAccountResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ClientAccount"];
+        };
+        /**
+         * @description Which contact to verify.
+         * @example email
+         * @enum {string}
+         */
+        VerificationType: "email" | "phone";
+        VerificationCodeRequest: {
+            type: components["schemas"]["VerificationType"];
+        };
+        VerifyAccountRequest: {
+            type: components["schemas"]["VerificationType"];
+            /** @example 538201 */
+            verificationCode: string;
+        };
+        PhoneNumberChange: {
+            /**
+             * @description The account's current phone number.
+             * @example +233244123456
+             */
+            oldPhoneNumber: string;
+            newPhoneNumber: components["schemas"]["PhoneNumber"];
+        };
+        EmailChange: {
+            /**
+             * @description The account's current email (any case).
+             * @example kofi.mensah@example.com
+             */
+            oldEmail: string;
+            newEmail: components["schemas"]["Email"];
+        };
+        /**
+         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
+         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
+         * @enum {string}
+         */
+        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
+        /**
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
+         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
+         * @enum {string}
+         */
+        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
+        /**
+         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
+         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
+         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
+         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
+         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
+        /**
+         * @description What the payment is for.
+         * @enum {string}
+         */
+        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
+        /** @description The cheque a CHEQUE payment was made with. */
+        TransactionCheque: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            chequeDate: string;
+            /** @example Kofi Mensah */
+            nameOnCheque: string;
+            /** @example 000451 */
+            chequeNo: string;
+            /** @example PERSONAL */
+            chequeType: string;
+        };
+        /** @description The invoice a payment is for, as it stands after it. */
+        TransactionInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * Transaction
+         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
+         */
+        Transaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `TRX-` and a sequence.
+             * @example TRX-0007
+             */
+            transactionNo: string;
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            /**
+             * Format: uuid
+             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `amount * exchangeRate`, in the tenant's base currency.
+             * @example 500
+             */
+            convertedAmount: number;
+            transactionType: components["schemas"]["TransactionType"] | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            dateReceived: string | null;
+            /** @example null */
+            payee: string | null;
+            /** @example null */
+            paymentInstitution: string | null;
+            /** @example null */
+            description: string | null;
+            /** @description The cheque, for CHEQUE payments; null otherwise. */
+            cheque: components["schemas"]["TransactionCheque"] | null;
+            /** @description Ids of the supporting documents sent as `files`. */
+            documents: string[];
+            /**
+             * Format: uri
+             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            checkoutUrl: string | null;
+            /** @example null */
+            mobileNumber: string | null;
+            invoice: components["schemas"]["TransactionInvoice"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
+         *     rejected. Only staff change it; every change is kept in `meta.statusHistory`.
+         * @enum {string}
+         */
+        ClaimStatus: "ACTIVE" | "CLOSED";
+        /**
+         * @description Where a claim's handling is. A new claim is in `REVIEW`; staff move it to `SETTLEMENT` and then
+         *     `SETTLED` (paid), or to `REPUDIATION` and then `REJECTED` (declined). Only staff change it; every
+         *     change is kept in `meta.stageHistory`.
+         * @enum {string}
+         */
+        ClaimStage: "REVIEW" | "SETTLEMENT" | "REPUDIATION" | "REJECTED" | "SETTLED";
+        /**
+         * @description What a micro-insurance claim asks for.
+         * @enum {string}
+         */
+        MicroInsuranceClaimType: "PARTIAL_WITHDRAWAL" | "FULL_WITHDRAWAL" | "SURRENDER" | "CASHBACK" | "HEALTH" | "DEATH" | "LOAN";
+        /**
+         * @description What kind of loss a (standard) claim is for.
+         * @enum {string}
+         */
+        LossCategory: "MEDICALS" | "CANCELLATION" | "DELAY" | "LOSS_OF_BAGGAGE";
+        /** @description A claim in short, as the mini-statement lists it (the whole claim is `GET /client/claims/{id}`). */
+        ClaimSummary: {
+            /**
+             * Format: uuid
+             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /** @example CLM-0001 */
+            claimNo: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            status: components["schemas"]["ClaimStatus"];
+            stage: components["schemas"]["ClaimStage"];
+            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
+            lossCategory: components["schemas"]["LossCategory"] | null;
+            /** @example 4850.75 */
+            estimatedLossAmount: number;
+            /** @example GHS */
+            currency: string;
+            /**
+             * Format: date
+             * @example 2026-12-03
+             */
+            dateOfNotification: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * MiniStatement
+         * @description What a client wants to see at a glance, read from the same data (and the same code) as the list
+         *     endpoints, so its numbers agree with them: policies by state and the ones in force, invoices not
+         *     yet paid in full with what remains on each and in total per currency, the latest payments, and
+         *     the claims still open.
+         */
+        MiniStatement: {
+            /**
+             * Format: date-time
+             * @description When the statement was read.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            asOf: string;
+            policies: {
+                /** @example 3 */
+                total: number;
+                /**
+                 * @description How many policies are in each state (states with none are left out).
+                 * @example {
+                 *       "ACTIVE": 1,
+                 *       "PROCESSING": 2
+                 *     }
+                 */
+                byState: {
+                    [key: string]: number;
+                };
+                /** @description Policies `ACTIVE`, or paid and `INACTIVE` until cover starts; soonest to end first. */
+                inForce: components["schemas"]["PolicySummary"][];
+            };
+            outstandingInvoices: {
+                /** @example 2 */
+                count: number;
+                /** @description What remains to pay, per currency. */
+                totals: {
+                    /** @example GHS */
+                    currency: string;
+                    /** @example 4944.5 */
+                    amountUnpaid: number;
+                    /** @example 4944.5 */
+                    convertedAmountUnpaid: number;
+                }[];
+                /** @description Invoices whose confirmed payments do not cover them yet, oldest first (at most 20). */
+                items: {
+                    /**
+                     * Format: uuid
+                     * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                     */
+                    id: string;
+                    /** @example INV-0012 */
+                    invoiceNo: string;
+                    /**
+                     * Format: date
+                     * @example 2026-11-21
+                     */
+                    invoiceDate: string;
+                    /** @example GHS */
+                    currency: string;
+                    /** @example 3722.5 */
+                    amount: number;
+                    /** @example 500 */
+                    amountPaid: number;
+                    /** @example 3222.5 */
+                    amountUnpaid: number;
+                    status: components["schemas"]["InvoiceStatus"];
+                    /**
+                     * @example [
+                     *       "POL-0012"
+                     *     ]
+                     */
+                    policyNos: string[];
+                }[];
+            };
+            /** @description The 5 latest payments, newest first (all of them through `GET /client/transactions`). */
+            recentTransactions: components["schemas"]["Transaction"][];
+            /** @description Claims still `ACTIVE` (`GET /client/claims?status=ACTIVE` lists them all). */
+            openClaims: {
+                /** @example 1 */
+                count: number;
+                /** @description The 5 newest open claims, newest first. */
+                items: components["schemas"]["ClaimSummary"][];
+            };
+        };
+        /** @description The client's mini-statement. */
+        MiniStatementResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["MiniStatement"];
+        };
+        /** @description One page of the client's notifications, newest first. */
+        NotificationPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Notification"][];
+        };
+        /** @description One notification. */
+        NotificationResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Notification"];
+        };
+        /** @description Mark a notification read (with the time it was read) or unread again. */
+        NotificationStatusUpdate: {
+            status: components["schemas"]["NotificationStatus"];
+            /**
+             * Format: date-time
+             * @description Required when status is `read` (and not later than now); not allowed when `unread`.
+             * @example 2026-11-20T14:03:00Z
+             */
+            readAt?: string;
+        };
+        /** @description One page of the client's delivery addresses, the PRIMARY one first, then newest first. */
+        DeliveryAddressPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["DeliveryAddress"][];
+        };
+        /**
+         * @description A new delivery address. Everything but `type` is required; `type` defaults to `PRIMARY`, and a
+         *     new `PRIMARY` address demotes the client's current one to `SECONDARY`.
+         */
+        DeliveryAddressInput: {
+            /** @default PRIMARY */
+            type: components["schemas"]["DeliveryAddressType"];
+            /**
+             * @description Who receives deliveries there, or a label for the place.
+             * @example Kofi Mensah
+             */
+            name: string;
+            /** @example Greater Accra */
+            region: string;
+            /** @example Accra */
+            city: string;
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            /**
+             * @description Street, house number, landmarks and GhanaPost GPS digital address.
+             * @example House No. 14, Nii Ashie Street, East Legon (GA-183-8164)
+             */
+            address: string;
+        };
+        /** @description One delivery address. */
+        DeliveryAddressResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["DeliveryAddress"];
+        };
+        /**
+         * @description The fields to change, at least one; those left out keep their value. Setting `type` to
+         *     `PRIMARY` demotes the client's current `PRIMARY` address to `SECONDARY`.
+         */
+        DeliveryAddressUpdate: {
+            type?: components["schemas"]["DeliveryAddressType"];
+            /**
+             * @description Who receives deliveries there, or a label for the place.
+             * @example Kofi Mensah
+             */
+            name?: string;
+            /** @example Ashanti */
+            region?: string;
+            /** @example Kumasi */
+            city?: string;
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            /**
+             * @description Street, house number, landmarks and GhanaPost GPS digital address.
+             * @example Plot 7, Prempeh II Street, Adum (AK-039-5028)
+             */
+            address?: string;
+        };
+        /**
+         * @description One or more file parts, all named `files`; no other field is accepted. Each file is a PDF, JPEG,
+         *     PNG, WebP or HEIC (judged by its bytes) of at most 10 MiB; at most 10 files per request (the
+         *     limits of the default configuration).
+         */
+        DocumentUpload: {
+            files: string[];
+        };
+        /**
+         * @description The document's type, detected from its first bytes (its magic number) when it was uploaded; the
+         *     `Content-Type` and file extension the uploader sent are not trusted.
+         * @example application/pdf
+         * @enum {string}
+         */
+        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
+        /**
+         * Document
+         * @description The seed's File entity (named Document here: SDK generators map `File` to the platform's own type).
+         *     A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
+         *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
+         */
+        Document: {
+            /**
+             * Format: uuid
+             * @description What other calls (claims, transactions, the account's profile image) reference the document by.
+             * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            updatedAt: string;
+            contentType: components["schemas"]["DocumentContentType"];
+            /**
+             * Format: uri-reference
+             * @description Where the bytes are downloaded (`GET`, with the `Api-Key` and the owner's bearer token).
+             * @example /api/v1/client/documents/3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            url: string;
+            /**
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description The uploaded file's name, made safe: folders (`../`, `C:\`), control characters and leading
+             *     dots removed. Offered again as the download's filename.
+             * @example ghana-card.pdf
+             */
+            name: string;
+            /**
+             * @description SHA-256 of the bytes as stored, lowercase hex; the download repeats it in `X-Content-SHA256`.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+        };
+        /** @description The documents just stored, in the order their parts were sent. */
+        DocumentListResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Document"][];
+        };
+        /** @description A commission, as a fixed fee or a percentage of the premium. */
+        Commission: {
+            /** @example 12.5 */
+            value: number;
+            /**
+             * @example PERCENTAGE
+             * @enum {string}
+             */
+            type: "FEE" | "PERCENTAGE";
+        };
+        /**
+         * @description Cover a client can buy. `premiumRates` are the rating inputs the server prices policies with
+         *     (rates in percent of the sum insured, minimum premiums and fixed amounts in the currency).
+         */
+        Product: {
+            /** Format: uuid */
+            id: string;
+            /** @example Auto Cover */
+            name: string;
+            /** @example AUTO-ONLINE */
+            code: string;
+            description: string | null;
+            /**
+             * @example {
+             *       "privateComprehensiveRate": 5,
+             *       "thirdPartyBasicPremium": 450,
+             *       "minimumPremium": 150
+             *     }
+             */
+            premiumRates: {
+                [key: string]: number;
+            };
+            category: components["schemas"]["PolicyType"];
+            subCategory: string | null;
+            benefits: string[];
+            /** @enum {string} */
+            status: "ACTIVE" | "DEACTIVATED";
+            /** @enum {string} */
+            distribution: "ONLINE" | "OFFLINE";
+            /** Format: uuid */
+            insurerId: string;
+            insurer: components["schemas"]["ProductInsurer"];
+            standardCommission: components["schemas"]["Commission"] | null;
+            overriderCommission: components["schemas"]["Commission"] | null;
+            otherCommission: components["schemas"]["Commission"] | null;
+            /**
+             * Format: date-time
+             * @description When the product was assigned to this company; null for its own products.
+             */
+            assignedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One page of products, by name. */
+        ProductPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Product"][];
+        };
+        /** @description One product. */
+        ProductResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Product"];
         };
         /** @description A policy type a client can buy, with where to buy it. */
         PolicyTypeInfo: {
@@ -5950,76 +6182,6 @@ export interface components {
              */
             generateInvoice?: true;
             assets?: Record<string, never>[];
-        };
-        /**
-         * @description Optional changes for the renewal. Left out, the new policy starts the day after the old one ends,
-         *     runs as long, keeps the assets and raises its invoice.
-         */
-        PolicyRenewal: {
-            /**
-             * Format: date
-             * @description Defaults to the day after the old policy's `endDate` (or today, if that has passed).
-             */
-            startDate?: string;
-            /**
-             * Format: date
-             * @description Defaults to keep the old policy's term.
-             */
-            endDate?: string;
-            /** @default true */
-            generateInvoice: boolean;
-            notes?: string;
-            /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
-            assets?: Record<string, never>[];
-        };
-        /** @description One asset of the body, at its place in `assets`, with the server's price for it. */
-        QuoteAsset: {
-            /** @description Its index in the body's `assets` (the breakdown's `asset`). */
-            position: number;
-            /** @description The asset's `sumInsured`; null when its type is insured on another amount (a contract sum, members' benefits). */
-            sumInsured: number | null;
-            premium: components["schemas"]["MoneyAmount"];
-            /** @description The asset's `description`, when it was given one. */
-            description: string | null;
-        };
-        /**
-         * @description What a policy of this body would cost, from the same rating engine and the same checks as
-         *     creating it: the product, the currency, the dates, the assets' rules, a renewal's old policy.
-         *     Nothing is stored: a quote has no id and no expiry. Creating the policy with the same body prices
-         *     it again, so it costs this unless the product's rates changed meanwhile; send this `premium` with
-         *     the create and the server refuses (422 `PREMIUM_MISMATCH`, with the price) rather than sell at
-         *     another figure.
-         */
-        Quote: {
-            policyType: components["schemas"]["PolicyType"];
-            product: components["schemas"]["PolicyProduct"];
-            /** @example GHS */
-            currency: string;
-            /** @description Units of the tenant's base currency per unit of `currency`, as sent (default 1). */
-            exchangeRate: number;
-            /** Format: date */
-            startDate: string;
-            /** Format: date */
-            endDate: string;
-            /** @description Days of cover, both ends included. */
-            termDays: number;
-            /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
-            sumInsured: number | null;
-            premium: components["schemas"]["MoneyAmount"];
-            /** @description `premium * exchangeRate`, in the tenant's base currency, to the cent. */
-            convertedPremium: number;
-            /** @description The body's assets in order, each with its share of `premium` (the shares add up to it exactly). */
-            assets: components["schemas"]["QuoteAsset"][];
-            premiumBreakdown: components["schemas"]["PremiumBreakdown"];
-            /**
-             * Format: date-time
-             * @description When the server priced it.
-             */
-            quotedAt: string;
-        };
-        /** @description One quote. */
-        QuoteResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Quote"];
         };
         /** @description The policy a claim is on, as it is now. */
         ClaimPolicy: {
@@ -7345,6 +7507,86 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The body breaks a rule of its policy type (a required field, a bound, an enum, a conditional
+         *     rule) or a domain rule (dates, years, the product, the currency, renewal references); `message`
+         *     names the field.
+         */
+        PolicyBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description No such client, policy or staff member for this company within the caller's reach: another
+         *     company's, one the caller's reach does not cover (an agent's reach is the clients it brought
+         *     in), or one that does not exist answer alike.
+         */
+        StaffClientNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The client is deactivated, the renewed policy has already been renewed, or the policy number is taken. */
+        StaffSaleConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The `premium` (or an asset's) is further from the rated price than the caller's latitude allows
+         *     (`premiumLatitude` in `GET /staff/permissions`; 0 means the rated price only). `message` gives
+         *     the rated price and the range allowed.
+         */
+        StaffPremiumOutOfLatitude: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The policy was created, numbered and priced; with `generateInvoice` (the default) its invoice was
+         *     raised in the same transaction and the policy is `PROCESSING`, otherwise it is a `DRAFT`. The
+         *     example shows a motor policy; every type answers the same shape, and each typed call
+         *     (`POST /client/policies/<kind>`) shows its own type's.
+         */
+        PolicyCreated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PolicyResponse"];
+            };
+        };
+        /** @description The id in the path is not a UUID. */
+        BadId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The signed-in client has no policy with this id (another client's or another tenant's policy answers this too). */
+        PolicyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -7420,15 +7662,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The id in the path is not a UUID. */
-        BadId: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The signed-in client has no delivery address with this id (another client's or another tenant's address answers this too). */
         DeliveryAddressNotFound: {
             headers: {
@@ -7440,33 +7673,6 @@ export interface components {
         };
         /** @description The signed-in client has no document with this id (another client's or another tenant's document, or a deleted one, answers this too). */
         DocumentNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /**
-         * @description The policy was created, numbered and priced; with `generateInvoice` (the default) its invoice was
-         *     raised in the same transaction and the policy is `PROCESSING`, otherwise it is a `DRAFT`. The
-         *     example shows a motor policy; every type answers the same shape, and each typed call
-         *     (`POST /client/policies/<kind>`) shows its own type's.
-         */
-        PolicyCreated: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PolicyResponse"];
-            };
-        };
-        /**
-         * @description The body breaks a rule of its policy type (a required field, a bound, an enum, a conditional
-         *     rule) or a domain rule (dates, years, the product, the currency, renewal references); `message`
-         *     names the field.
-         */
-        PolicyBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7519,15 +7725,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The signed-in client has no policy with this id (another client's or another tenant's policy answers this too). */
-        PolicyNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The signed-in client has no claim with this id (another client's or another tenant's claim answers this too). */
         ClaimNotFound: {
             headers: {
@@ -7566,6 +7763,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+        StaffClientId: string;
         /**
          * @description Rows per page, from 1 to 500.
          * @example 50
@@ -7576,6 +7775,60 @@ export interface components {
          * @example 1
          */
         Page: number;
+        /**
+         * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+         * @example [
+         *       "01-12-2026",
+         *       "31-12-2026"
+         *     ]
+         */
+        PolicyStartDateRange: string[];
+        /**
+         * @description Policies whose `endDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+         * @example [
+         *       "01-11-2027",
+         *       "30-11-2027"
+         *     ]
+         */
+        PolicyEndDateRange: string[];
+        /** @description Only this client's. A client outside the caller's reach matches nothing. */
+        StaffClientIdQuery: string;
+        /** @description Policies whose originating staff member's name contains this text (case-insensitive). Client-created policies have none. */
+        PolicyStaffNameQuery: string;
+        /** @description Policies credited to this staff member. */
+        PolicyStaffIdQuery: string;
+        /**
+         * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+         * @example POL-0012
+         */
+        PolicyNoQuery: string;
+        /** @description Policies whose client's full or company name contains this text (case-insensitive). */
+        PolicyClientNameQuery: string;
+        /**
+         * @description Policies whose insurer's name contains this text (case-insensitive).
+         * @example Gold Coast
+         */
+        PolicyInsurerNameQuery: string;
+        /** @description Policies whose product's name contains this text (case-insensitive). */
+        PolicyProductNameQuery: string;
+        /** @description Policies sold under this product. */
+        PolicyProductIdQuery: string;
+        /**
+         * @description Policies in this state.
+         * @example ACTIVE
+         */
+        PolicyStateQuery: components["schemas"]["PolicyState"];
+        /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+        ExportFormat: "excel";
+        /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+        UsePagination: boolean;
+        /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
+        PolicyAssetsFlag: boolean;
+        /**
+         * @description The policy's id.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PolicyId: string;
         /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
@@ -7623,55 +7876,8 @@ export interface components {
          * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
          */
         ProductId: string;
-        /**
-         * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
-         * @example [
-         *       "01-12-2026",
-         *       "31-12-2026"
-         *     ]
-         */
-        PolicyStartDateRange: string[];
-        /**
-         * @description Policies whose `endDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
-         * @example [
-         *       "01-11-2027",
-         *       "30-11-2027"
-         *     ]
-         */
-        PolicyEndDateRange: string[];
         /** @description Policies of this client. A client sees only its own, so another id matches nothing. */
         PolicyClientIdQuery: string;
-        /** @description Policies whose originating staff member's name contains this text (case-insensitive). Client-created policies have none. */
-        PolicyStaffNameQuery: string;
-        /** @description Policies credited to this staff member. */
-        PolicyStaffIdQuery: string;
-        /**
-         * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
-         * @example POL-0012
-         */
-        PolicyNoQuery: string;
-        /** @description Policies whose client's full or company name contains this text (case-insensitive). */
-        PolicyClientNameQuery: string;
-        /**
-         * @description Policies whose insurer's name contains this text (case-insensitive).
-         * @example Gold Coast
-         */
-        PolicyInsurerNameQuery: string;
-        /** @description Policies whose product's name contains this text (case-insensitive). */
-        PolicyProductNameQuery: string;
-        /** @description Policies sold under this product. */
-        PolicyProductIdQuery: string;
-        /**
-         * @description Policies in this state.
-         * @example ACTIVE
-         */
-        PolicyStateQuery: components["schemas"]["PolicyState"];
-        /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
-        ExportFormat: "excel";
-        /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
-        UsePagination: boolean;
-        /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
-        PolicyAssetsFlag: boolean;
         /**
          * @description Only requests with this status.
          * @example PENDING_REVIEW
@@ -7692,11 +7898,6 @@ export interface components {
          * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
          */
         PolicyClosureId: string;
-        /**
-         * @description The policy's id.
-         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-         */
-        PolicyId: string;
         /**
          * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
          * @example documents
@@ -8039,6 +8240,232 @@ export interface operations {
             };
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    quotePolicyForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The price of the policy the body describes. Nothing was written; the call is safe to repeat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClientNotFound"];
+            409: components["responses"]["StaffSaleConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["StaffPremiumOutOfLatitude"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPolicyForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyCreateRequest"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PolicyCreated"];
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClientNotFound"];
+            409: components["responses"]["StaffSaleConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["StaffPremiumOutOfLatitude"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffPolicies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+                 * @example [
+                 *       "01-12-2026",
+                 *       "31-12-2026"
+                 *     ]
+                 */
+                "startDate[]"?: components["parameters"]["PolicyStartDateRange"];
+                /**
+                 * @description Policies whose `endDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
+                 * @example [
+                 *       "01-11-2027",
+                 *       "30-11-2027"
+                 *     ]
+                 */
+                "endDate[]"?: components["parameters"]["PolicyEndDateRange"];
+                /** @description Only this client's. A client outside the caller's reach matches nothing. */
+                clientId?: components["parameters"]["StaffClientIdQuery"];
+                /** @description Policies whose originating staff member's name contains this text (case-insensitive). Client-created policies have none. */
+                staffName?: components["parameters"]["PolicyStaffNameQuery"];
+                /** @description Policies credited to this staff member. */
+                staffId?: components["parameters"]["PolicyStaffIdQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /** @description Policies whose client's full or company name contains this text (case-insensitive). */
+                clientName?: components["parameters"]["PolicyClientNameQuery"];
+                /**
+                 * @description Policies whose insurer's name contains this text (case-insensitive).
+                 * @example Gold Coast
+                 */
+                insurerName?: components["parameters"]["PolicyInsurerNameQuery"];
+                /** @description Policies whose product's name contains this text (case-insensitive). */
+                productName?: components["parameters"]["PolicyProductNameQuery"];
+                /** @description Policies sold under this product. */
+                productId?: components["parameters"]["PolicyProductIdQuery"];
+                /**
+                 * @description Policies in this state.
+                 * @example ACTIVE
+                 */
+                state?: components["parameters"]["PolicyStateQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+                /** @description Defaults to `false`. `true` includes each policy's `assets` (and, in an export, one row per asset). */
+                assets?: components["parameters"]["PolicyAssetsFlag"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of policies, or with `format=excel` the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PolicyNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    renewStaffPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PolicyRenewal"];
+            };
+        };
+        responses: {
+            /** @description The renewal policy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["PolicyBadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description The policy is not in a state that can be renewed, was already renewed, its product is no longer sold, or its client is deactivated. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

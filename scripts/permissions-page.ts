@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PERMISSIONS, POSITIONS, type Grant } from '../server/domain/staff/permissions.js';
+import { PERMISSIONS, POSITIONS, PREMIUM_LATITUDE, type Grant } from '../server/domain/staff/permissions.js';
 
 export const PERMISSIONS_PAGE = 'docs/docs/staff-permissions.md';
 
@@ -19,6 +19,12 @@ function agentCell(grants: Grant[]): string {
   const reaches = new Set(agents.map((g) => (g ? REACH[g.scope] : '—')));
   if (reaches.size === 1) return [...reaches][0];
   return POSITIONS.map((position, i) => `${position}: ${agents[i] ? REACH[agents[i]!.scope] : '—'}`).join('<br/>');
+}
+
+/** Agents' latitude: one figure if every position agrees. */
+function latitudeCell(byPosition: Record<string, number>): string {
+  const figures = new Set(Object.values(byPosition));
+  return figures.size === 1 ? `${[...figures][0]}%` : POSITIONS.map((position) => `${position}: ${byPosition[position]}%`).join('<br/>');
 }
 
 const staffCell = (grants: Grant[], position: string) => {
@@ -76,6 +82,19 @@ managers run the whole company, its branches and its products.
 | Call | ${COLUMNS.join(' | ')} | Why |
 |---|${COLUMNS.map(() => '---').join('|')}|---|
 ${rows.join('\n')}
+
+## Premium latitude
+
+Staff selling to a client (a quote, a policy, a renewal) may send \`premium\` off the rated price by
+at most this much, in percent of the rated premium, either way; the policy's breakdown keeps the
+rated price in \`ratedPremium\`. 0 means the rated price only (a client is always held to it, and
+a different figure answers 422 \`PREMIUM_MISMATCH\`; beyond the latitude, 422
+\`PREMIUM_OUT_OF_LATITUDE\`). Setting a price is an underwriting decision, so discretion grows with
+seniority; agents sell at the rated price.
+
+| ${COLUMNS.join(' | ')} |
+|${COLUMNS.map(() => '---').join('|')}|
+| ${[latitudeCell(PREMIUM_LATITUDE.AGENT), ...POSITIONS.map((position) => `${PREMIUM_LATITUDE.NORMAL_STAFF[position]}%`)].join(' | ')} |
 `;
 }
 

@@ -80,7 +80,7 @@ async function clientActor(services: Services, claims: AccessTokenClaims, tenant
   return { kind: 'client', clientId: client.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000) };
 }
 
-type SignedInStaff = Omit<StaffActor, 'reach'>;
+type SignedInStaff = Omit<StaffActor, 'reach' | 'premiumLatitude'>;
 
 /** The staff member the token names, if still active and of the token's session. */
 async function staffOfToken(services: Services, claims: AccessTokenClaims, tenant: Tenant): Promise<SignedInStaff> {
@@ -103,7 +103,7 @@ function permitted(member: SignedInStaff, operation: OperationMeta): StaffActor 
     const action = operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1);
     throw forbidden(`A ${member.position} (${member.type}) may not ${action}`, 'NOT_PERMITTED');
   }
-  return { ...member, reach: grant.scope };
+  return { ...member, reach: grant.scope, premiumLatitude: grant.premiumLatitude ?? 0 };
 }
 
 /** Which bearer token an operation takes: a client's (`bearerAuth`), a staff member's (`staffAuth`), or none. */

@@ -31,6 +31,8 @@ export interface StaffActor {
   departmentId: string | null;
   branchId: string | null;
   reach: Reach;
+  /** On calls that price a policy, how far (percent) the caller may set the premium off the rated one; else 0. */
+  premiumLatitude: number;
 }
 
 /** Who is calling within the tenant. */

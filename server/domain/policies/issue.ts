@@ -15,17 +15,27 @@ import { loadPolicy, type Policy } from './view.js';
 export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
 
 /**
- * The ACTIVE ONLINE product a client may buy, for this policy type, or 400 naming `productId`.
- * `db` is the caller's transaction when it has one.
+ * Who sells the policy. A client buys for itself: ONLINE products only, at the rated price, with
+ * no policy number or staff member of its own. Staff sell for a client: OFFLINE products too, a
+ * premium within their latitude, an existing policy number, and a staff member credited.
  */
-export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db) {
-  const product = await visibleProducts(ctx, db).where('products.id', '=', productId)
+export type Seller =
+  | { by: 'client' }
+  | { by: 'staff'; staffId: string; originatingStaffId: string; premiumLatitude: number };
+export const CLIENT_SELLS: Seller = { by: 'client' };
+
+/**
+ * The ACTIVE product the seller may sell, for this policy type, or 400 naming `productId`: for a
+ * client an ONLINE one, for staff either distribution. `db` is the caller's transaction when it has one.
+ */
+export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS) {
+  const product = await visibleProducts(ctx, db, { offline: seller.by === 'staff' }).where('products.id', '=', productId)
     .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates',
       // What a quote shows of the product (PolicyProduct).
       'products.name', 'products.code', 'insurer.id as insurer_id', 'insurer.name as insurer_name', 'insurer.type as insurer_type',
       'insurer.kind as insurer_kind', 'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color'])
     .executeTakeFirst();
-  if (!product) throw badRequest(`${root}.productId: no ACTIVE ONLINE product with this id is available`);
+  if (!product) throw badRequest(`${root}.productId: no ACTIVE ${seller.by === 'client' ? 'ONLINE ' : ''}product with this id is available`);
   if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
   return product;
 }
@@ -78,6 +88,7 @@ export interface PreparedPolicy {
   columns: ReturnType<typeof priceCover>['columns'];
   now: Date;
   today: Today;
+  seller: Seller;
 }
 
 /**
@@ -85,8 +96,10 @@ export interface PreparedPolicy {
  * writing nothing: the product, the currency, the dates, the assets' rules, a quoted premium.
  * `scope` is the caller's transaction when it has one.
  */
-export async function preparePolicy(ctx: HandlerContext, scope: TenantScope, clientId: string, body: PolicyCreateRequest, root = 'body'): Promise<PreparedPolicy> {
-  checkClientFields(body, clientId, root);
+export async function preparePolicy(
+  ctx: HandlerContext, scope: TenantScope, clientId: string, body: PolicyCreateRequest, root = 'body', seller: Seller = CLIENT_SELLS,
+): Promise<PreparedPolicy> {
+  if (seller.by === 'client') checkClientFields(body, clientId, root);
   const now = ctx.clock.now();
   const today = todayOf(now);
   checkTerm(body.startDate, body.endDate, today, root);
@@ -94,15 +107,18 @@ export async function preparePolicy(ctx: HandlerContext, scope: TenantScope, cli
   const generateInvoice = body.generateInvoice ?? true;
   const fleetDiscountRate = 'fleetDiscountRate' in body ? body.fleetDiscountRate ?? null : null;
 
-  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db);
+  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db, seller);
   await checkCurrency(scope, body.currency, exchangeRate, root);
   const { assets, rating, columns } = priceCover({
     policyType: body.policyType, premiumRates: product.premium_rates, currency: body.currency,
     startDate: body.startDate, endDate: body.endDate, fleetDiscountRate,
     schemeSumInsured: 'sumInsured' in body ? body.sumInsured : undefined,
-    assets: body.assets as Asset[], quotedPremium: body.premium,
+    assets: body.assets as Asset[],
+    ...(seller.by === 'staff'
+      ? { staffPremium: body.premium === undefined ? undefined : { premium: body.premium, latitude: seller.premiumLatitude } }
+      : { quotedPremium: body.premium }),
   }, today, root);
-  return { body, root, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today };
+  return { body, root, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller };
 }
 
 export interface WriteOptions {
@@ -122,9 +138,11 @@ export async function writePolicy(
   ctx: HandlerContext, scope: TenantScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
   { ownInvoice = true, notify = true }: WriteOptions = {},
 ): Promise<BilledPolicy> {
-  const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today } = prepared;
+  const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller } = prepared;
   await checkRenewal(scope, body, clientId, prepared.root);
-  const policyNo = await nextNumber(scope, 'POL');
+  const policyNo = seller.by === 'staff' && body.policyNo !== undefined
+    ? await freePolicyNo(scope, body.policyNo, prepared.root)
+    : await nextNumber(scope, 'POL');
   const state = initialPolicyState(generateInvoice);
   const policy = await scope.insertInto('policies', {
     policy_no: policyNo,
@@ -148,8 +166,8 @@ export async function writePolicy(
     description: body.description ?? null,
     additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
     group_id: body.groupId ?? null,
-    created_by_staff_id: null,
-    originating_staff_id: null,
+    created_by_staff_id: seller.by === 'staff' ? seller.staffId : null,
+    originating_staff_id: seller.by === 'staff' ? seller.originatingStaffId : null,
     created_at: now,
     updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
@@ -175,10 +193,19 @@ export async function writePolicy(
  * cannot, prices it, numbers it, and writes the policy, its assets, its first state (`actor`'s),
  * its invoice and the client's notification in one transaction.
  */
-export async function issuePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, actor: StateActor): Promise<Policy> {
-  const prepared = await preparePolicy(ctx, ctx.scope, clientId, body);
+export async function issuePolicy(
+  ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, actor: StateActor, seller: Seller = CLIENT_SELLS,
+): Promise<Policy> {
+  const prepared = await preparePolicy(ctx, ctx.scope, clientId, body, 'body', seller);
   const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
   return loadPolicy(ctx.scope, id, clientId);
+}
+
+/** A policy number staff record an existing policy under, if no policy of the company has it yet (409 otherwise). */
+async function freePolicyNo(scope: TenantScope, policyNo: string, root: string): Promise<string> {
+  const taken = await scope.selectFrom('policies').select('id').where('policy_no', '=', policyNo).executeTakeFirst();
+  if (taken) throw conflict(`${root}.policyNo: policy number ${policyNo} is already taken`, 'POLICY_NO_TAKEN');
+  return policyNo;
 }
 
 /** Replaces a policy's assets with these, priced. */

@@ -5,6 +5,7 @@ import { badRequest } from '../../platform/errors.js';
 import { listOrExport, type ListQuery } from '../../platform/export/listing.js';
 import type { Column } from '../../platform/export/xlsx.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
+import { staffFullNameSql } from '../staff/names.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
 
@@ -40,15 +41,18 @@ export function filterPolicies(policies: PolicyQuery, filters: PolicyFilters): P
     .$if(ends?.[1] !== undefined, (qb) => qb.where('policies.end_date', '<=', ends![1]!));
 }
 
-/** A client's policies matching every filter given (unordered, unpaged); the client and staff filters as a client sees them. */
-function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyQuery {
-  const own = policyQuery(scope)
-    .where('policies.client_id', '=', clientId)
+/** Narrows a policy query by whose policies they are: the client, and the staff member credited (by id or part of their name). */
+export function filterPolicyParties(policies: PolicyQuery, query: Pick<PolicyListQuery, 'clientId' | 'staffId' | 'staffName'>): PolicyQuery {
+  return policies
     .$if(query.clientId !== undefined, (qb) => qb.where('policies.client_id', '=', query.clientId!))
     .$if(query.staffId !== undefined, (qb) => qb.where('policies.originating_staff_id', '=', query.staffId!))
-    // Staff names live with staff accounts; a policy with no originating staff matches no name.
-    .$if(query.staffName !== undefined, (qb) => qb.where('policies.originating_staff_id', 'is not', null).where(sql<boolean>`false`));
-  return filterPolicies(own, query);
+    .$if(query.staffName !== undefined, (qb) => qb.where(staffFullNameSql('originator'), 'ilike', containsPattern(query.staffName!)));
+}
+
+/** A client's policies matching every filter given (unordered, unpaged); another client's id matches nothing. */
+function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyQuery {
+  const own = policyQuery(scope).where('policies.client_id', '=', clientId);
+  return filterPolicies(filterPolicyParties(own, query), query);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import { ApiError, badRequest } from '../../platform/errors.js';
-import { ratePolicy, RatingError, type Rating } from '../rating/index.js';
+import { ratePolicy, RatingError, shareOut, type Rating } from '../rating/index.js';
 import type { Asset } from './rules.js';
 
 type PremiumBreakdown = components['schemas']['PremiumBreakdown'];
@@ -45,8 +45,34 @@ export function pricePolicy(input: PricingInput): Rating {
   return rating;
 }
 
+/** A rating whose premium staff may have set: `ratedPremium` is then the engine's. */
+export interface SetRating extends Rating { ratedPremium?: Decimal }
+
+/**
+ * The premium staff set when selling, within their latitude (percent of the rated premium, either
+ * way): it replaces the rated one, its asset shares follow it, and the rated one is kept. A
+ * latitude of 0 allows the rated price only, as for a client.
+ */
+export function setPremium(rating: Rating, premium: number, latitude: number, currency: string, root = 'body'): SetRating {
+  const rated = rating.premium;
+  const wanted = new Decimal(premium);
+  if (wanted.decimalPlaces() > 2) throw badRequest(`${root}.premium must have at most 2 decimal places`);
+  if (wanted.eq(rated)) return rating;
+  if (latitude <= 0) {
+    throw new ApiError(422, 'PREMIUM_MISMATCH',
+      `${root}.premium must be ${rated.toFixed(2)} ${currency}, the price of this cover (you have no premium latitude; leave premium out to accept it)`);
+  }
+  const lowest = rated.mul(100 - latitude).div(100).toDecimalPlaces(2, Decimal.ROUND_UP);
+  const highest = rated.mul(100 + latitude).div(100).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  if (wanted.lt(lowest) || wanted.gt(highest)) {
+    throw new ApiError(422, 'PREMIUM_OUT_OF_LATITUDE',
+      `${root}.premium must be between ${lowest.toFixed(2)} and ${highest.toFixed(2)} ${currency}: ${latitude}% either way of the rated ${rated.toFixed(2)} (your latitude)`);
+  }
+  return { ...rating, premium: wanted, assetPremiums: shareOut(wanted, rating.assetPremiums), ratedPremium: rated };
+}
+
 /** The breakdown as the API shows it. */
-export function breakdownOf(rating: Rating, currency: string): PremiumBreakdown {
+export function breakdownOf(rating: SetRating, currency: string): PremiumBreakdown {
   return {
     currency,
     lines: rating.lines.map((line) => ({ ...line, amount: line.amount.toNumber() })),
@@ -55,6 +81,7 @@ export function breakdownOf(rating: Rating, currency: string): PremiumBreakdown 
     termFactor: rating.termFactor.toNumber(),
     minimumPremium: rating.minimumPremium.toNumber(),
     premium: rating.premium.toNumber(),
+    ...(rating.ratedPremium ? { ratedPremium: rating.ratedPremium.toNumber() } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { toCents } from '../money/billing.js';
 import { insurerOf } from '../products/visible.js';
-import { checkRenewal, preparePolicy, type PolicyCreateRequest, type PreparedPolicy } from './issue.js';
+import { checkRenewal, CLIENT_SELLS, preparePolicy, type PolicyCreateRequest, type PreparedPolicy, type Seller } from './issue.js';
 import { breakdownOf } from './pricing.js';
 
 export type Quote = components['schemas']['Quote'];
@@ -13,8 +13,8 @@ export type Quote = components['schemas']['Quote'];
  * so a quote that answers 200 is a policy the client can create. `generateInvoice` is part of the
  * body but plays no part in the price.
  */
-export async function quotePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest): Promise<Quote> {
-  const prepared = await preparePolicy(ctx, ctx.scope, clientId, body);
+export async function quotePolicy(ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, seller: Seller = CLIENT_SELLS): Promise<Quote> {
+  const prepared = await preparePolicy(ctx, ctx.scope, clientId, body, 'body', seller);
   await checkRenewal(ctx.scope, body, clientId, prepared.root);
   return toQuote(prepared);
 }

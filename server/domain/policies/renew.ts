@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { ApiError, conflict } from '../../platform/errors.js';
 import type { StateActor } from '../states/policy.js';
-import { assertNotRenewed, issuePolicy, sellableProduct, type PolicyCreateRequest } from './issue.js';
+import { assertNotRenewed, CLIENT_SELLS, issuePolicy, sellableProduct, type PolicyCreateRequest, type Seller } from './issue.js';
 import { checkAssetShapes } from './reprice.js';
 import { todayOf, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
@@ -18,21 +18,23 @@ const iso = (date: Date) => format(date, 'yyyy-MM-dd');
  * Renews a client's policy: a RENEWAL policy naming it, same product and type, its assets (or the
  * ones sent), the next term, priced again; created through the same engine as any new policy.
  */
-export async function issueRenewal(ctx: HandlerContext, clientId: string, policyId: string, body: PolicyRenewal, actor: StateActor): Promise<Policy> {
+export async function issueRenewal(
+  ctx: HandlerContext, clientId: string, policyId: string, body: PolicyRenewal, actor: StateActor, seller: Seller = CLIENT_SELLS,
+): Promise<Policy> {
   const old = await ownPolicyRow(ctx.scope, policyId, clientId);
-  await assertRenewable(ctx, old);
+  await assertRenewable(ctx, old, seller);
   if (body.assets) checkAssetShapes(old.policy_type, body.assets);
-  return issuePolicy(ctx, clientId, await renewalBody(ctx, old, body), actor);
+  return issuePolicy(ctx, clientId, await renewalBody(ctx, old, body), actor, seller);
 }
 
-/** A renewal needs a finished or running policy, not renewed yet, whose product is still sold. */
-async function assertRenewable(ctx: HandlerContext, old: PolicyRow) {
+/** A renewal needs a finished or running policy, not renewed yet, whose product is still sold (by this seller). */
+async function assertRenewable(ctx: HandlerContext, old: PolicyRow, seller: Seller) {
   if (!RENEWABLE.has(old.state)) {
     throw conflict(`Policy ${old.policy_no} is ${old.state}; only ACTIVE, INACTIVE, EXPIRED or COMPLETE policies can be renewed`, 'NOT_RENEWABLE');
   }
   await assertNotRenewed(ctx.scope, old);
   try {
-    await sellableProduct(ctx, old.product_id, old.policy_type);
+    await sellableProduct(ctx, old.product_id, old.policy_type, 'body', ctx.db, seller);
   } catch (error) {
     if (!(error instanceof ApiError && error.statusCode === 400)) throw error;
     throw conflict(`The product of policy ${old.policy_no} is no longer sold; choose another product and create a RENEWAL policy`, 'PRODUCT_UNAVAILABLE');

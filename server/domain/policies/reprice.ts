@@ -1,5 +1,5 @@
 import { checkAgainstSchema } from '../../platform/validation.js';
-import { breakdownOf, pricePolicy, sumInsuredOf } from './pricing.js';
+import { breakdownOf, pricePolicy, setPremium, sumInsuredOf } from './pricing.js';
 import { checkAssets, type Asset, type Today } from './rules.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 
@@ -20,8 +20,10 @@ export interface Cover {
   schemeSumInsured?: number;
   /** The assets as sent (prices, if any, are the caller's quotes). */
   assets: Asset[];
-  /** The policy premium the caller quoted, if it did. */
+  /** The policy premium the caller quoted, if it did: it must be the rated one. */
   quotedPremium?: number;
+  /** The policy premium staff set, and their latitude (percent either way of the rated one). */
+  staffPremium?: { premium: number; latitude: number };
 }
 
 /**
@@ -30,10 +32,12 @@ export interface Cover {
  */
 export function priceCover(cover: Cover, today: Today, root = 'body') {
   const assets = checkAssets(cover.policyType, cover.assets, cover, today, root);
-  const rating = pricePolicy({
+  const rated = pricePolicy({
     ...cover, assets, currentYear: today.year, root,
     quoted: { premium: cover.quotedPremium, assetPremiums: cover.assets.map((asset) => asset.premium as number | undefined) },
   });
+  const { staffPremium } = cover;
+  const rating = staffPremium ? setPremium(rated, staffPremium.premium, staffPremium.latitude, cover.currency, root) : rated;
   return {
     assets,
     rating,

@@ -4,6 +4,7 @@ import type { components } from '../../../generated/api.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { notFound } from '../../platform/errors.js';
 import { clientFullName } from '../clients/account.js';
+import { staffFullName } from '../staff/names.js';
 import { insurerOf } from '../products/visible.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 import { ownRow } from '../../platform/ownership.js';
@@ -25,7 +26,10 @@ export function policyQuery(scope: TenantScope) {
     .innerJoin('companies as insurer', 'insurer.id', 'product.insurer_id')
     // The invoice billing it: its own, or a cart checkout's invoice billing it with others.
     .leftJoin('invoice_items as billed', (join) => join.onRef('billed.policy_id', '=', 'policies.id').onRef('billed.tenant_id', '=', 'policies.tenant_id'))
-    .leftJoin('invoices as invoice', (join) => join.onRef('invoice.id', '=', 'billed.invoice_id').onRef('invoice.tenant_id', '=', 'billed.tenant_id'));
+    .leftJoin('invoices as invoice', (join) => join.onRef('invoice.id', '=', 'billed.invoice_id').onRef('invoice.tenant_id', '=', 'billed.tenant_id'))
+    // Who created it and who is credited with the sale, when staff did.
+    .leftJoin('staff as creator', 'creator.id', 'policies.created_by_staff_id')
+    .leftJoin('staff as originator', 'originator.id', 'policies.originating_staff_id');
 }
 
 export const policyColumns = [
@@ -45,6 +49,10 @@ export const policyColumns = [
   'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color',
   'invoice.id as invoice_id', 'invoice.invoice_no', 'invoice.amount as invoice_amount', 'invoice.converted_amount as invoice_converted_amount',
   'invoice.exchange_rate as invoice_exchange_rate', 'invoice.currency as invoice_currency', 'invoice.invoice_date',
+  'creator.first_name as creator_first_name', 'creator.other_names as creator_other_names', 'creator.last_name as creator_last_name',
+  'creator.email as creator_email',
+  'originator.first_name as originator_first_name', 'originator.other_names as originator_other_names',
+  'originator.last_name as originator_last_name', 'originator.email as originator_email',
 ] as const;
 
 type PolicyQuery = ReturnType<typeof policyQuery>;
@@ -102,8 +110,9 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
       category: row.product_category as Policy['product']['category'],
       insurer: insurerOf(row),
     },
-    createdBy: null,
-    originatingStaff: null,
+    createdBy: staffReference(row.created_by_staff_id, row.creator_first_name, row.creator_other_names, row.creator_last_name, row.creator_email),
+    originatingStaff: staffReference(row.originating_staff_id, row.originator_first_name, row.originator_other_names,
+      row.originator_last_name, row.originator_email),
     invoice: row.invoice_id === null ? null : {
       id: row.invoice_id,
       invoiceNo: row.invoice_no!,
@@ -119,6 +128,12 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
+}
+
+/** A staff member as a policy names them, or null when no staff member is named. */
+function staffReference(id: string | null, first: string | null, other: string | null, last: string | null, email: string | null): Policy['createdBy'] {
+  if (id === null) return null;
+  return { name: 'staff', id, fullName: staffFullName({ first_name: first ?? '', other_names: other, last_name: last ?? '' }), email: email ?? undefined };
 }
 
 /**

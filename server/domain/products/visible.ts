@@ -7,17 +7,17 @@ export type Product = components['schemas']['Product'];
 
 /**
  * The products a client of the tenant may see: ACTIVE and ONLINE, owned by the tenant or assigned
- * to it. The assignment join names the tenant itself (the scope helper covers single tables).
- * `db` is the caller's transaction when it has one.
+ * to it; with `offline`, the OFFLINE ones too (staff sell them). The assignment join names the
+ * tenant itself (the scope helper covers single tables). `db` is the caller's transaction when it has one.
  */
-export function visibleProducts(ctx: HandlerContext, db: Kysely<Database> = ctx.db) {
+export function visibleProducts(ctx: HandlerContext, db: Kysely<Database> = ctx.db, { offline = false } = {}) {
   return db.selectFrom('products')
     .innerJoin('companies as insurer', 'insurer.id', 'products.insurer_id')
     .leftJoin('product_assignments as assignment', (join) => join
       .onRef('assignment.product_id', '=', 'products.id')
       .on('assignment.tenant_id', '=', ctx.tenant.id))
     .where('products.status', '=', 'ACTIVE')
-    .where('products.distribution', '=', 'ONLINE')
+    .$if(!offline, (qb) => qb.where('products.distribution', '=', 'ONLINE'))
     .where((eb) => eb.or([eb('products.owner_tenant_id', '=', ctx.tenant.id), eb('assignment.tenant_id', 'is not', null)]));
 }
 

@@ -15,7 +15,11 @@ import { operationIndex, type OperationMeta } from '../../platform/openapi.js';
  */
 
 export type Reach = components['schemas']['PermissionScope'];
-export interface Grant { type: StaffType; position: StaffPosition; scope: Reach }
+export interface Grant {
+  type: StaffType; position: StaffPosition; scope: Reach;
+  /** On calls that price a policy: how far (percent of the rated premium) the caller may set it. */
+  premiumLatitude?: number;
+}
 export interface Permission { grants: Grant[]; reason: string }
 
 export const STAFF_TYPES: readonly StaffType[] = ['AGENT', 'NORMAL_STAFF'];
@@ -38,11 +42,37 @@ export const MANAGERS = staff({ BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TE
 /** Readers of the organisation: every normal staff member, within their department, branch or company. */
 export const ORGANISATION_READERS = staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' });
 
+/**
+ * How far, in percent of the rated premium, staff of each position may set a policy's premium
+ * when they sell (up or down): underwriting discretion grows with seniority. Agents sell at the
+ * rated price, as clients buy.
+ */
+export const PREMIUM_LATITUDE: Record<StaffType, Record<StaffPosition, number>> = {
+  AGENT: { LEVEL_OFFICER: 0, HEAD_OF_DEPARTMENT: 0, BRANCH_MANAGER: 0, EXECUTIVE_MANAGER: 0 },
+  NORMAL_STAFF: { LEVEL_OFFICER: 0, HEAD_OF_DEPARTMENT: 10, BRANCH_MANAGER: 15, EXECUTIVE_MANAGER: 25 },
+};
+
+/** Who serves clients: agents their own, normal staff their department's, branch's or company's. */
+export const CLIENT_SERVERS: Grant[] = [
+  ...agents(),
+  ...staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' }),
+];
+/** Who sells to clients: the client servers, each with their premium latitude. */
+export const SELLERS: Grant[] = CLIENT_SERVERS.map((grant) => ({ ...grant, premiumLatitude: PREMIUM_LATITUDE[grant.type][grant.position] }));
+
+const SELLING = 'Selling is the work of every agent and staff member, for the clients they serve: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s. Setting the premium off the rated price is an underwriting call, allowed within a latitude that grows with seniority.';
+const SERVING = 'Whoever serves a client sees its policies: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
+
 export const PERMISSIONS: Record<string, Permission> = {
   staffLogout: { grants: everyone(), reason: 'Anyone signed in may end their own session.' },
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
   getStaffProfile: { grants: everyone(), reason: 'Anyone signed in may read who they are.' },
   listStaffPermissions: { grants: everyone(), reason: 'Anyone signed in may read the table, so an app shows only what its user may do.' },
+  quotePolicyForClient: { grants: SELLERS, reason: SELLING },
+  createPolicyForClient: { grants: SELLERS, reason: SELLING },
+  renewStaffPolicy: { grants: SELLERS, reason: SELLING },
+  listStaffPolicies: { grants: CLIENT_SERVERS, reason: SERVING },
+  getStaffPolicy: { grants: CLIENT_SERVERS, reason: SERVING },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { BranchesTable, DepartmentsTable } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { latestNotifications } from '../clients/notification-view.js';
+import { staffFullName } from './names.js';
 
 type Schemas = components['schemas'];
 export type Staff = Schemas['Staff'];
@@ -83,7 +84,7 @@ export function toStaff(row: StaffViewRow): Staff {
     firstName: row.first_name,
     otherNames: row.other_names,
     lastName: row.last_name,
-    fullName: [row.first_name, row.other_names, row.last_name].filter(Boolean).join(' '),
+    fullName: staffFullName(row),
     isActive: row.is_active,
     type: row.type,
     jobTitle: row.job_title,

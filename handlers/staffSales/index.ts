@@ -1,0 +1,7 @@
+import { createPolicyForClient } from './createPolicyForClient.js';
+import { quotePolicyForClient } from './quotePolicyForClient.js';
+import { getStaffPolicy } from './getStaffPolicy.js';
+import { listStaffPolicies } from './listStaffPolicies.js';
+import { renewStaffPolicy } from './renewStaffPolicy.js';
+
+export const staffSalesHandlers = { quotePolicyForClient, createPolicyForClient, listStaffPolicies, getStaffPolicy, renewStaffPolicy };

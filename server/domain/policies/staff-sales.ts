@@ -1,0 +1,87 @@
+import type { HandlerContext, StaffActor } from '../../platform/context.js';
+import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { ownRow } from '../../platform/ownership.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { clientFullName } from '../clients/account.js';
+import { originatedInReach, staffInReach } from '../staff/reach.js';
+import type { StateActor } from '../states/policy.js';
+import { issuePolicy, type PolicyCreateRequest, type Seller } from './issue.js';
+import { answerPolicyList, assetsWanted, filterPolicies, filterPolicyParties, type PolicyListQuery } from './list.js';
+import { quotePolicy, type Quote } from './quote.js';
+import { issueRenewal, type PolicyRenewal } from './renew.js';
+import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy } from './view.js';
+
+/**
+ * Staff selling to and serving clients. Every client, and every policy through its client, is
+ * reached through the caller's reach (`originatedInReach` over the client's originating staff):
+ * out of reach answers 404, as another company's id does.
+ */
+
+/** The client with this id within the caller's reach, or 404; a deactivated one is 409 (staff do not sell to it). */
+async function clientToSellTo(scope: TenantScope, actor: StaffActor, clientId: string) {
+  const client = await scope.selectFrom('clients')
+    .select(['id', 'type', 'first_name', 'other_names', 'last_name', 'company_name', 'is_active'])
+    .where('id', '=', clientId).where('deleted_at', 'is', null)
+    .where(originatedInReach('clients.originating_staff_id', actor))
+    .executeTakeFirst();
+  if (!client) throw notFound('Client');
+  if (!client.is_active) throw conflict(`Client ${clientFullName(client)} is deactivated: reactivate them before selling`, 'CLIENT_INACTIVE');
+  return client;
+}
+
+/** The staff member credited with a sale: the caller unless it names another active one within its reach (an agent's reach is itself). */
+async function creditedStaff(scope: TenantScope, actor: StaffActor, originatingStaffId: string | undefined): Promise<string> {
+  if (originatingStaffId === undefined || originatingStaffId === actor.staffId) return actor.staffId;
+  const member = await scope.selectFrom('staff').select('id')
+    .where('id', '=', originatingStaffId).where('is_active', '=', true)
+    .where(staffInReach('staff.id', actor))
+    .executeTakeFirst();
+  if (!member) throw new ApiError(404, 'NOT_FOUND', 'body.originatingStaffId: no active staff member with this id within your reach');
+  return member.id;
+}
+
+/** The seller a staff member is for this client and body, the client checked first. */
+async function staffSeller(scope: TenantScope, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Seller> {
+  if (body.clientId !== undefined && body.clientId !== clientId) throw badRequest('body.clientId must be the client in the path (or left out)');
+  await clientToSellTo(scope, actor, clientId);
+  return { by: 'staff', staffId: actor.staffId, originatingStaffId: await creditedStaff(scope, actor, body.originatingStaffId), premiumLatitude: actor.premiumLatitude };
+}
+
+const recordedAs = (actor: StaffActor): StateActor => ({ by: 'staff', id: actor.staffId });
+
+/** Creates a policy for a client within reach, as a client's own create does, with what staff may do besides. */
+export async function sellPolicy(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Policy> {
+  const seller = await staffSeller(ctx.scope, actor, clientId, body);
+  return issuePolicy(ctx, clientId, body, recordedAs(actor), seller);
+}
+
+/** Prices a policy for a client within reach exactly as `sellPolicy` would, writing nothing. */
+export async function quoteForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Quote> {
+  const seller = await staffSeller(ctx.scope, actor, clientId, body);
+  return quotePolicy(ctx, clientId, body, seller);
+}
+
+/** The policies of clients within the caller's reach (callers add filters, order and page). */
+function policiesInReach(scope: TenantScope, actor: StaffActor) {
+  return policyQuery(scope).where(originatedInReach('client.originating_staff_id', actor));
+}
+
+/** A policy of a client within reach, with its assets, or 404. */
+export async function policyForStaff(scope: TenantScope, actor: StaffActor, id: string): Promise<Policy> {
+  const row = await ownRow(withPolicyColumns(policiesInReach(scope, actor)), 'policies', id, 'Policy');
+  return toPolicy(row, (await assetsOf(scope, [row.id])).get(row.id));
+}
+
+/** Renews a policy of a client within reach, credited to the caller. */
+export async function renewForClient(ctx: HandlerContext, actor: StaffActor, policyId: string, body: PolicyRenewal): Promise<Policy> {
+  const policy = await policyForStaff(ctx.scope, actor, policyId);
+  await clientToSellTo(ctx.scope, actor, policy.client.id);
+  const seller: Seller = { by: 'staff', staffId: actor.staffId, originatingStaffId: actor.staffId, premiumLatitude: actor.premiumLatitude };
+  return issueRenewal(ctx, policy.client.id, policyId, body, recordedAs(actor), seller);
+}
+
+/** The policies of the clients within reach, filtered (by client and staff member credited too), newest first: a page, all, or an export. */
+export async function listPoliciesForStaff(ctx: HandlerContext, actor: StaffActor, query: PolicyListQuery) {
+  const matching = filterPolicies(filterPolicyParties(policiesInReach(ctx.scope, actor), query), query);
+  return answerPolicyList(ctx, matching, query, assetsWanted(query));
+}

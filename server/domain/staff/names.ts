@@ -1,0 +1,11 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/** A staff member's full name: first, other and last names. */
+export function staffFullName(row: { first_name: string; other_names: string | null; last_name: string }): string {
+  return [row.first_name, row.other_names, row.last_name].filter(Boolean).join(' ');
+}
+
+/** The same full name in SQL, over the columns of a staff table aliased `alias`; what a staffName filter matches. */
+export function staffFullNameSql(alias: string): RawBuilder<string> {
+  return sql<string>`concat_ws(' ', ${sql.ref(`${alias}.first_name`)}, ${sql.ref(`${alias}.other_names`)}, ${sql.ref(`${alias}.last_name`)})`;
+}
