@@ -290,6 +290,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients' invoices
+         * @description The invoices of the clients within the caller's reach, newest first, each with its figures,
+         *     the policies it bills and its payments. Filter by the policy billed (`policy`, id or number),
+         *     the client (`clientId`) and the staff member credited with a policy it bills (`staffId`,
+         *     `staffName`). `format=excel` answers the list as an .xlsx spreadsheet (streamed).
+         */
+        get: operations["listStaffInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients' payments
+         * @description The payments of the clients within the caller's reach, newest first, with the filters of the
+         *     client's own list, and besides by the staff member credited with the policy paid for
+         *     (`staffId`, `staffName`). `format=excel` answers the list as an .xlsx spreadsheet (streamed).
+         */
+        get: operations["listStaffTransactions"];
+        put?: never;
+        /**
+         * Take a payment for a client's invoice
+         * @description Records or starts a payment of an invoice of a client within the caller's reach: money the
+         *     client paid at the branch (`CASH`, `CHEQUE`, `BANK_TRANSFER`: `PENDING_APPROVAL` until approved),
+         *     a mobile money prompt sent to the client's phone, or a card checkout link to hand the client.
+         *     The body, the checks, the locking, the figures and the client's notification are those of the
+         *     client's own `POST /client/transactions`; the payment's history records the staff member.
+         *     An invoice outside the caller's reach answers 404, as an unknown one does. Send an
+         *     `Idempotency-Key` so that a retry never pays twice.
+         */
+        post: operations["createTransactionForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients' claims
+         * @description One page of the claims of the clients within the caller's reach, newest first, each with its
+         *     policy, reviews, settlements and history. Filter by `clientId`, `policyId`, `status`, `stage`
+         *     and the staff member credited with the policy claimed on (`staffId`, `staffName`); filters
+         *     combine with AND. `include=documents` adds each claim's supporting documents.
+         */
+        get: operations["listStaffClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -4743,6 +4821,773 @@ export interface components {
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
         };
+        /** @description A policy an invoice bills, and what it bills for it. */
+        InvoicePolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example 3722.5 */
+            amount: number;
+        };
+        /**
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
+         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
+         * @enum {string}
+         */
+        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
+        /**
+         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
+         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
+         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
+         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
+         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
+        /** @description A payment made against an invoice, in short. */
+        InvoiceTransaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /** @example TRX-0007 */
+            transactionNo: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
+         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
+         * @enum {string}
+         */
+        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
+        /**
+         * @description An invoice's figures, all derived from its payments. `amountApproved`: `APPROVED` and `VERIFIED`
+         *     payments (confirmed money). `amountUnapproved`: payments awaiting staff approval or the mobile
+         *     money provider (`PENDING_APPROVAL`, `PENDING_VERIFICATION`). `amountPaid` is the two together;
+         *     `amountUnpaid = max(0, amount - amountPaid)`. An online checkout not yet completed counts in
+         *     none of them. Each has its `converted*` twin at the invoice's exchange rate. `status` and
+         *     `isClosed` follow confirmed money only; `isDebit` is true once any is confirmed.
+         */
+        InvoiceFigures: {
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            /** @example 500 */
+            amountApproved: number;
+            /** @example 0 */
+            amountUnapproved: number;
+            /** @example 500 */
+            convertedAmountPaid: number;
+            /** @example 3222.5 */
+            convertedAmountUnpaid: number;
+            /** @example 500 */
+            convertedAmountApproved: number;
+            /** @example 0 */
+            convertedAmountUnapproved: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /**
+             * @description True once confirmed money covers the amount.
+             * @example false
+             */
+            isClosed: boolean;
+            /**
+             * @description True once any confirmed money was received.
+             * @example true
+             */
+            isDebit: boolean;
+        };
+        /**
+         * Invoice
+         * @description What a client owes for one policy (or, after a cart checkout, for several: `policyId` and
+         *     `policy` are then null and `policies` lists them), with every figure derived from its payments.
+         */
+        Invoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 3722.5 */
+            convertedAmount: number;
+            /** @example Premium for policy POL-0012 */
+            description: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            invoiceDate: string;
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            /** @description The policy it bills; null when it bills several. */
+            policy: components["schemas"]["InvoicePolicy"] | null;
+            /** @description Every policy it bills. */
+            policies: components["schemas"]["InvoicePolicy"][];
+            /** @description Its payments, oldest first. */
+            transactions: components["schemas"]["InvoiceTransaction"][];
+            /** @description The staff member who raised it; null when it was raised for the client's own purchase. */
+            createdBy: components["schemas"]["EntityReference"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        } & components["schemas"]["InvoiceFigures"];
+        /** @description One page of the client's invoices, newest first. */
+        InvoicePage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Invoice"][];
+        };
+        /**
+         * @description What the payment is for.
+         * @enum {string}
+         */
+        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
+        /** @description The cheque a CHEQUE payment was made with. */
+        TransactionCheque: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            chequeDate: string;
+            /** @example Kofi Mensah */
+            nameOnCheque: string;
+            /** @example 000451 */
+            chequeNo: string;
+            /** @example PERSONAL */
+            chequeType: string;
+        };
+        /** @description The invoice a payment is for, as it stands after it. */
+        TransactionInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 500 */
+            amountPaid: number;
+            /** @example 3222.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * Transaction
+         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
+         */
+        Transaction: {
+            /**
+             * Format: uuid
+             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `TRX-` and a sequence.
+             * @example TRX-0007
+             */
+            transactionNo: string;
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            /**
+             * Format: uuid
+             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string | null;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @example 500 */
+            amount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `amount * exchangeRate`, in the tenant's base currency.
+             * @example 500
+             */
+            convertedAmount: number;
+            transactionType: components["schemas"]["TransactionType"] | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            dateReceived: string | null;
+            /** @example null */
+            payee: string | null;
+            /** @example null */
+            paymentInstitution: string | null;
+            /** @example null */
+            description: string | null;
+            /** @description The cheque, for CHEQUE payments; null otherwise. */
+            cheque: components["schemas"]["TransactionCheque"] | null;
+            /** @description Ids of the supporting documents sent as `files`. */
+            documents: string[];
+            /**
+             * Format: uri
+             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            checkoutUrl: string | null;
+            /** @example null */
+            mobileNumber: string | null;
+            invoice: components["schemas"]["TransactionInvoice"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of the client's payments, newest first. */
+        TransactionPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Transaction"][];
+        };
+        /** @description An amount of money, with at most two decimal places. */
+        MoneyValue: number;
+        /**
+         * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
+         *     `paymentMethod` are required. `amount` 0 or left out pays what remains of the invoice (its amount
+         *     less every payment not `REJECTED`, `CANCELLED` or `ERROR`). The payment is in the invoice's
+         *     currency at the invoice's exchange rate unless `currency`/`exchangeRate` say otherwise (the
+         *     currency must be the invoice's); `convertedAmount = amount * exchangeRate`. A `CHEQUE` needs
+         *     `nameOnCheque` and `chequeNo` (3 characters or more), `chequeDate` and `chequeType`; the cheque
+         *     fields are refused for other methods. `MOBILE_MONEY` needs `mobileNumber`.
+         */
+        TransactionCreate: {
+            /**
+             * Format: uuid
+             * @description The invoice paid; one of the signed-in client's own.
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            invoiceId: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description What is paid now. 0 or left out pays what remains of the invoice.
+             * @example 500
+             */
+            amount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description The invoice's currency (the default); another one is refused.
+             * @example GHS
+             */
+            currency?: string;
+            /**
+             * @description Units of the tenant's base currency per unit of `currency`; the invoice's rate when left out.
+             * @example 1
+             */
+            exchangeRate?: number;
+            transactionType?: components["schemas"]["TransactionType"];
+            /**
+             * Format: date
+             * @description The day the money was paid (today when left out); not in the future.
+             * @example 2026-11-21
+             */
+            dateReceived?: string;
+            /**
+             * @description Who paid, when not the client itself.
+             * @example Ama Mensah
+             */
+            payee?: string;
+            /**
+             * @description The bank, branch or network the money went through.
+             * @example GCB Bank
+             * @example Osu branch
+             */
+            paymentInstitution?: string;
+            /** @example First instalment of the motor premium */
+            description?: string;
+            /**
+             * Format: date
+             * @description CHEQUE only, required for it.
+             * @example 2026-11-20
+             */
+            chequeDate?: string;
+            /**
+             * @description CHEQUE only, required for it.
+             * @example Kofi Mensah
+             */
+            nameOnCheque?: string;
+            /**
+             * @description CHEQUE only, required for it.
+             * @example 000451
+             */
+            chequeNo?: string;
+            /**
+             * @description CHEQUE only, required for it (e.g. personal, company, banker's draft).
+             * @example PERSONAL
+             */
+            chequeType?: string;
+            /**
+             * @description MOBILE_MONEY only, required for it: the wallet that gets the payment prompt. In the sandbox
+             *     the prompt is a page (`GET /sandbox/mobile-money/{reference}`): numbers ending in `0000`
+             *     always fail, and every other number pays once the prompt is approved.
+             * @example 0244123456
+             */
+            mobileNumber?: string;
+            /**
+             * @description Ids of the client's own documents (a bank slip, a cheque scan) uploaded with `POST /client/documents`.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            files?: string[];
+        } & (unknown & unknown);
+        /** @description One payment. */
+        TransactionResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Transaction"];
+        };
+        /**
+         * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
+         *     rejected. Only staff change it; every change is kept in `meta.statusHistory`.
+         * @enum {string}
+         */
+        ClaimStatus: "ACTIVE" | "CLOSED";
+        /**
+         * @description Where a claim's handling is. A new claim is in `REVIEW`; staff move it to `SETTLEMENT` and then
+         *     `SETTLED` (paid), or to `REPUDIATION` and then `REJECTED` (declined). Only staff change it; every
+         *     change is kept in `meta.stageHistory`.
+         * @enum {string}
+         */
+        ClaimStage: "REVIEW" | "SETTLEMENT" | "REPUDIATION" | "REJECTED" | "SETTLED";
+        /** @description The policy a claim is on, as it is now. */
+        ClaimPolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example Sandbox Motor Online */
+            productName: string;
+            /** @example GHS */
+            currency: string;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-20
+             */
+            endDate: string;
+        };
+        /**
+         * @description What a micro-insurance claim asks for.
+         * @enum {string}
+         */
+        MicroInsuranceClaimType: "PARTIAL_WITHDRAWAL" | "FULL_WITHDRAWAL" | "SURRENDER" | "CASHBACK" | "HEALTH" | "DEATH" | "LOAN";
+        /**
+         * @description What kind of loss a (standard) claim is for.
+         * @enum {string}
+         */
+        LossCategory: "MEDICALS" | "CANCELLATION" | "DELAY" | "LOSS_OF_BAGGAGE";
+        /**
+         * @description A phone number of 10 to 15 characters, digits with an optional leading `+`.
+         * @example +233244123456
+         */
+        PhoneNumber: string;
+        /** @description What every third party loss says. */
+        ThirdPartyLossBase: {
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            /**
+             * @description What of the third party's was damaged (empty when nothing was).
+             * @example [
+             *       "Rear bumper",
+             *       "Tail lights"
+             *     ]
+             */
+            damagedItems: string[];
+            /**
+             * @description Who claims for the third party.
+             * @example Ama Owusu
+             */
+            claimantName: string;
+        };
+        /**
+         * VehicleDamageLoss
+         * @description Damage to a third party's vehicle.
+         */
+        VehicleDamageLoss: {
+            /** @constant */
+            type: "VEHICLE_DAMAGE";
+            /** @example GR 4521-22 */
+            registrationNumber: string;
+            /** @example Toyota */
+            vehicleMake: string;
+            /**
+             * @description What the repair is estimated to cost, in the claim's currency.
+             * @example 2300
+             */
+            repairEstimate: components["schemas"]["MoneyValue"];
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "VEHICLE_DAMAGE";
+        });
+        /**
+         * PropertyDamageLoss
+         * @description Damage to a third party's property (a wall, a kiosk, goods).
+         */
+        PropertyDamageLoss: {
+            /** @constant */
+            type: "PROPERTY_DAMAGE";
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PROPERTY_DAMAGE";
+        });
+        /**
+         * PersonalInjuryLoss
+         * @description A third party injured (`INJURY_TO_PERSON`) or killed (`DEATH`).
+         */
+        PersonalInjuryLoss: {
+            /** @enum {string} */
+            type: "INJURY_TO_PERSON" | "DEATH";
+            /** @example Kwame Boateng */
+            fullName: string;
+            /** @example 34 */
+            age: number;
+            gender: components["schemas"]["Gender"];
+            /**
+             * @description The person to contact for them.
+             * @example Efua Boateng
+             */
+            nextOfKin: string;
+            /**
+             * @description The compensation claimed, in the claim's currency.
+             * @example 15000
+             */
+            compensationAmount: components["schemas"]["MoneyValue"];
+            /** @example Fractured left wrist; treated at Korle Bu Teaching Hospital. */
+            injuryDescription: string;
+        } & (components["schemas"]["ThirdPartyLossBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INJURY_TO_PERSON" | "DEATH";
+        });
+        /** @description A third party's loss in the incident, its fields chosen by `type`. */
+        ThirdPartyLoss: components["schemas"]["VehicleDamageLoss"] | components["schemas"]["PropertyDamageLoss"] | components["schemas"]["PersonalInjuryLoss"];
+        /**
+         * @description The document's type, detected from its first bytes (its magic number) when it was uploaded; the
+         *     `Content-Type` and file extension the uploader sent are not trusted.
+         * @example application/pdf
+         * @enum {string}
+         */
+        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
+        /**
+         * Document
+         * @description The seed's File entity (named Document here: SDK generators map `File` to the platform's own type).
+         *     A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
+         *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
+         */
+        Document: {
+            /**
+             * Format: uuid
+             * @description What other calls (claims, transactions, the account's profile image) reference the document by.
+             * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:15:00.000Z
+             */
+            updatedAt: string;
+            contentType: components["schemas"]["DocumentContentType"];
+            /**
+             * Format: uri-reference
+             * @description Where the bytes are downloaded (`GET`, with the `Api-Key` and the owner's bearer token).
+             * @example /api/v1/client/documents/3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+             */
+            url: string;
+            /**
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description The uploaded file's name, made safe: folders (`../`, `C:\`), control characters and leading
+             *     dots removed. Offered again as the download's filename.
+             * @example ghana-card.pdf
+             */
+            name: string;
+            /**
+             * @description SHA-256 of the bytes as stored, lowercase hex; the download repeats it in `X-Content-SHA256`.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+        };
+        /**
+         * ClaimSettlement
+         * @description A payment staff settle a claim with. Written by staff; a client reads it on its claim.
+         */
+        ClaimSettlement: {
+            /**
+             * Format: uuid
+             * @example 0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+             */
+            id: string;
+            /**
+             * @description What is paid, in the claim's currency.
+             * @example 4200
+             */
+            amount: components["schemas"]["MoneyValue"];
+            /**
+             * @description How a penalty (an excess, a late-notification deduction) was taken off, if one was.
+             * @example FEE
+             * @enum {string|null}
+             */
+            penaltyApplicable: "FEE" | "PERCENTAGE" | null;
+            /**
+             * @description Whether the client's contribution (co-payment) was taken off.
+             * @example false
+             */
+            contributionApplicable: boolean;
+            /**
+             * @description Who is paid (the client, a garage, a hospital).
+             * @example Kofi Mensah
+             */
+            recipient: string;
+            /**
+             * Format: date
+             * @example 2026-12-20
+             */
+            paymentDate: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description The account paid into: a wallet number, a bank account, a cheque number.
+             * @example MTN MoMo 0244123456
+             */
+            paymentMethodInfo: string;
+            /**
+             * Format: uuid
+             * @description The staff member who recorded it.
+             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+             */
+            createdBy: string;
+            documents: components["schemas"]["Document"][];
+            /**
+             * Format: date-time
+             * @example 2026-12-20T14:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * ClaimReview
+         * @description An assessment of a claim by staff (an inspection, an adjusted amount). Written by staff; a client reads it on its claim.
+         */
+        ClaimReview: {
+            /**
+             * Format: uuid
+             * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            id: string;
+            /** @example Rear bumper and boot lid damaged; chassis sound. */
+            inspectionNotes: string | null;
+            /** @example Police report matches the client's account. */
+            generalNotes: string | null;
+            /**
+             * @description What the reviewer would settle for, in the claim's currency; null when not assessed.
+             * @example 4200
+             */
+            adjustedSettlementAmount: number | null;
+            /**
+             * Format: uuid
+             * @description The staff member who wrote it.
+             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
+             */
+            createdBy: string;
+            documents: components["schemas"]["Document"][];
+            /**
+             * Format: date-time
+             * @example 2026-12-10T11:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description One change of a claim's status or stage. The first entry of each history is the claim's creation (`from` null). */
+        ClaimStateChange: {
+            /**
+             * @description The value before; null for the first entry.
+             * @example null
+             */
+            from: string | null;
+            /**
+             * @description The value after.
+             * @example REVIEW
+             */
+            to: string;
+            /** @example Claim submitted by the client */
+            notes: string | null;
+            /**
+             * Format: uuid
+             * @description The id of the staff member who made the change; null when the client (creating the claim) or the system did.
+             * @example null
+             */
+            staff: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description The claim's history, oldest first. */
+        ClaimMeta: {
+            statusHistory: components["schemas"]["ClaimStateChange"][];
+            stageHistory: components["schemas"]["ClaimStateChange"][];
+        };
+        /**
+         * Claim
+         * @description A client's claim on one of its policies: a standard claim (`claimType` null; `dateOfLoss`,
+         *     `incidentLocation`, `lossCategory` and `assets` set) or a micro-insurance claim (`claimType` set;
+         *     those null or empty). Staff review it and settle or reject it; `reviews` and `settlements` are
+         *     what they recorded, `meta` every change of `status` and `stage`.
+         */
+        Claim: {
+            /**
+             * Format: uuid
+             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * @description The tenant's number for it, `CLM-` and a sequence.
+             * @example CLM-0001
+             */
+            claimNo: string;
+            status: components["schemas"]["ClaimStatus"];
+            stage: components["schemas"]["ClaimStage"];
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            policy: components["schemas"]["ClaimPolicy"];
+            /** @description Set for a micro-insurance claim; null for a standard one. */
+            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
+            /**
+             * Format: date
+             * @example 2026-12-02
+             */
+            dateOfLoss: string | null;
+            /**
+             * Format: date
+             * @example 2026-12-03
+             */
+            dateOfNotification: string;
+            /**
+             * @example Tetteh Quarshie Interchange
+             * @example Accra
+             */
+            incidentLocation: string | null;
+            /** @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights. */
+            description: string | null;
+            lossCategory: components["schemas"]["LossCategory"] | null;
+            /** @example 4850.75 */
+            estimatedLossAmount: number;
+            /** @example GHS */
+            currency: string;
+            /** @example 1 */
+            exchangeRate: number;
+            /**
+             * @description `estimatedLossAmount * exchangeRate`, in the tenant's base currency.
+             * @example 4850.75
+             */
+            convertedEstimatedLossAmount: number;
+            /**
+             * @description Ids of the policy's assets the loss touches.
+             * @example [
+             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+             *     ]
+             */
+            assets: string[];
+            thirdPartyLoss: components["schemas"]["ThirdPartyLoss"][];
+            /**
+             * @description Ids of the supporting documents, in the order sent.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            documentIds: string[];
+            /** @description The supporting documents themselves. Always on a single claim; on a list only with `include=documents`. */
+            documents?: components["schemas"]["Document"][];
+            settlements: components["schemas"]["ClaimSettlement"][];
+            reviews: components["schemas"]["ClaimReview"][];
+            meta: components["schemas"]["ClaimMeta"];
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of the client's claims, newest first. */
+        ClaimPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Claim"][];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
@@ -4756,11 +5601,6 @@ export interface components {
          * @example kofi.mensah@example.com
          */
         Email: string;
-        /**
-         * @description A phone number of 10 to 15 characters, digits with an optional leading `+`.
-         * @example +233244123456
-         */
-        PhoneNumber: string;
         /**
          * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
          *     both) is required: either is then a login username.
@@ -5481,167 +6321,6 @@ export interface components {
             oldEmail: string;
             newEmail: components["schemas"]["Email"];
         };
-        /**
-         * @description How much of the invoice confirmed money (`APPROVED` or `VERIFIED` payments) covers: none
-         *     (`UNPAID`), some (`PARTIALLY_PAID`), all (`FULLY_PAID`) or more (`OVERPAID`).
-         * @enum {string}
-         */
-        InvoiceStatus: "UNPAID" | "PARTIALLY_PAID" | "FULLY_PAID" | "OVERPAID";
-        /**
-         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
-         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
-         *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
-         * @enum {string}
-         */
-        PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
-        /**
-         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
-         *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
-         *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
-         *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays
-         *     an invoice; `REJECTED`, `CANCELLED` and `ERROR` money was never received.
-         * @enum {string}
-         */
-        TransactionStatus: "PENDING_PAYMENT" | "PENDING_APPROVAL" | "PENDING_VERIFICATION" | "VERIFIED" | "APPROVED" | "CANCELLED" | "REJECTED" | "ERROR";
-        /**
-         * @description What the payment is for.
-         * @enum {string}
-         */
-        TransactionType: "RENEWAL" | "EXTENSION" | "NEW_BUSINESS";
-        /** @description The cheque a CHEQUE payment was made with. */
-        TransactionCheque: {
-            /**
-             * Format: date
-             * @example 2026-11-20
-             */
-            chequeDate: string;
-            /** @example Kofi Mensah */
-            nameOnCheque: string;
-            /** @example 000451 */
-            chequeNo: string;
-            /** @example PERSONAL */
-            chequeType: string;
-        };
-        /** @description The invoice a payment is for, as it stands after it. */
-        TransactionInvoice: {
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 3722.5 */
-            amount: number;
-            /** @example 500 */
-            amountPaid: number;
-            /** @example 3222.5 */
-            amountUnpaid: number;
-            status: components["schemas"]["InvoiceStatus"];
-            /** @example false */
-            isClosed: boolean;
-        };
-        /**
-         * Transaction
-         * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
-         *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
-         */
-        Transaction: {
-            /**
-             * Format: uuid
-             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            id: string;
-            /**
-             * @description The tenant's number for it, `TRX-` and a sequence.
-             * @example TRX-0007
-             */
-            transactionNo: string;
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            invoiceId: string;
-            /**
-             * Format: uuid
-             * @description The invoice's policy; null when the invoice bills several (a cart checkout).
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string | null;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            status: components["schemas"]["TransactionStatus"];
-            /** @example 500 */
-            amount: number;
-            /** @example GHS */
-            currency: string;
-            /** @example 1 */
-            exchangeRate: number;
-            /**
-             * @description `amount * exchangeRate`, in the tenant's base currency.
-             * @example 500
-             */
-            convertedAmount: number;
-            transactionType: components["schemas"]["TransactionType"] | null;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            dateReceived: string | null;
-            /** @example null */
-            payee: string | null;
-            /** @example null */
-            paymentInstitution: string | null;
-            /** @example null */
-            description: string | null;
-            /** @description The cheque, for CHEQUE payments; null otherwise. */
-            cheque: components["schemas"]["TransactionCheque"] | null;
-            /** @description Ids of the supporting documents sent as `files`. */
-            documents: string[];
-            /**
-             * Format: uri
-             * @description ONLINE only, while `PENDING_PAYMENT`; the hosted checkout page to send the payer to.
-             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            checkoutUrl: string | null;
-            /** @example null */
-            mobileNumber: string | null;
-            invoice: components["schemas"]["TransactionInvoice"];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
-        /**
-         * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
-         *     rejected. Only staff change it; every change is kept in `meta.statusHistory`.
-         * @enum {string}
-         */
-        ClaimStatus: "ACTIVE" | "CLOSED";
-        /**
-         * @description Where a claim's handling is. A new claim is in `REVIEW`; staff move it to `SETTLEMENT` and then
-         *     `SETTLED` (paid), or to `REPUDIATION` and then `REJECTED` (declined). Only staff change it; every
-         *     change is kept in `meta.stageHistory`.
-         * @enum {string}
-         */
-        ClaimStage: "REVIEW" | "SETTLEMENT" | "REPUDIATION" | "REJECTED" | "SETTLED";
-        /**
-         * @description What a micro-insurance claim asks for.
-         * @enum {string}
-         */
-        MicroInsuranceClaimType: "PARTIAL_WITHDRAWAL" | "FULL_WITHDRAWAL" | "SURRENDER" | "CASHBACK" | "HEALTH" | "DEATH" | "LOAN";
-        /**
-         * @description What kind of loss a (standard) claim is for.
-         * @enum {string}
-         */
-        LossCategory: "MEDICALS" | "CANCELLATION" | "DELAY" | "LOSS_OF_BAGGAGE";
         /** @description A claim in short, as the mini-statement lists it (the whole claim is `GET /client/claims/{id}`). */
         ClaimSummary: {
             /**
@@ -5837,60 +6516,6 @@ export interface components {
          */
         DocumentUpload: {
             files: string[];
-        };
-        /**
-         * @description The document's type, detected from its first bytes (its magic number) when it was uploaded; the
-         *     `Content-Type` and file extension the uploader sent are not trusted.
-         * @example application/pdf
-         * @enum {string}
-         */
-        DocumentContentType: "application/pdf" | "image/jpeg" | "image/png" | "image/webp" | "image/heic";
-        /**
-         * Document
-         * @description The seed's File entity (named Document here: SDK generators map `File` to the platform's own type).
-         *     A document a client uploaded (an ID card, a proof of ownership, a claim photo). Other calls
-         *     refer to it by `id`; `url` downloads its bytes with the same `Api-Key` and bearer token.
-         */
-        Document: {
-            /**
-             * Format: uuid
-             * @description What other calls (claims, transactions, the account's profile image) reference the document by.
-             * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
-             */
-            id: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:15:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:15:00.000Z
-             */
-            updatedAt: string;
-            contentType: components["schemas"]["DocumentContentType"];
-            /**
-             * Format: uri-reference
-             * @description Where the bytes are downloaded (`GET`, with the `Api-Key` and the owner's bearer token).
-             * @example /api/v1/client/documents/3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
-             */
-            url: string;
-            /**
-             * @description Size in bytes.
-             * @example 184320
-             */
-            size: number;
-            /**
-             * @description The uploaded file's name, made safe: folders (`../`, `C:\`), control characters and leading
-             *     dots removed. Offered again as the download's filename.
-             * @example ghana-card.pdf
-             */
-            name: string;
-            /**
-             * @description SHA-256 of the bytes as stored, lowercase hex; the download repeats it in `X-Content-SHA256`.
-             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
-             */
-            sha256: string;
         };
         /** @description The documents just stored, in the order their parts were sent. */
         DocumentListResponse: components["schemas"]["ApiResponse"] & {
@@ -6183,331 +6808,6 @@ export interface components {
             generateInvoice?: true;
             assets?: Record<string, never>[];
         };
-        /** @description The policy a claim is on, as it is now. */
-        ClaimPolicy: {
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            /** @example Sandbox Motor Online */
-            productName: string;
-            /** @example GHS */
-            currency: string;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @example 2027-11-20
-             */
-            endDate: string;
-        };
-        /** @description What every third party loss says. */
-        ThirdPartyLossBase: {
-            phoneNumber: components["schemas"]["PhoneNumber"];
-            /**
-             * @description What of the third party's was damaged (empty when nothing was).
-             * @example [
-             *       "Rear bumper",
-             *       "Tail lights"
-             *     ]
-             */
-            damagedItems: string[];
-            /**
-             * @description Who claims for the third party.
-             * @example Ama Owusu
-             */
-            claimantName: string;
-        };
-        /** @description An amount of money, with at most two decimal places. */
-        MoneyValue: number;
-        /**
-         * VehicleDamageLoss
-         * @description Damage to a third party's vehicle.
-         */
-        VehicleDamageLoss: {
-            /** @constant */
-            type: "VEHICLE_DAMAGE";
-            /** @example GR 4521-22 */
-            registrationNumber: string;
-            /** @example Toyota */
-            vehicleMake: string;
-            /**
-             * @description What the repair is estimated to cost, in the claim's currency.
-             * @example 2300
-             */
-            repairEstimate: components["schemas"]["MoneyValue"];
-        } & (components["schemas"]["ThirdPartyLossBase"] & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "VEHICLE_DAMAGE";
-        });
-        /**
-         * PropertyDamageLoss
-         * @description Damage to a third party's property (a wall, a kiosk, goods).
-         */
-        PropertyDamageLoss: {
-            /** @constant */
-            type: "PROPERTY_DAMAGE";
-        } & (components["schemas"]["ThirdPartyLossBase"] & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "PROPERTY_DAMAGE";
-        });
-        /**
-         * PersonalInjuryLoss
-         * @description A third party injured (`INJURY_TO_PERSON`) or killed (`DEATH`).
-         */
-        PersonalInjuryLoss: {
-            /** @enum {string} */
-            type: "INJURY_TO_PERSON" | "DEATH";
-            /** @example Kwame Boateng */
-            fullName: string;
-            /** @example 34 */
-            age: number;
-            gender: components["schemas"]["Gender"];
-            /**
-             * @description The person to contact for them.
-             * @example Efua Boateng
-             */
-            nextOfKin: string;
-            /**
-             * @description The compensation claimed, in the claim's currency.
-             * @example 15000
-             */
-            compensationAmount: components["schemas"]["MoneyValue"];
-            /** @example Fractured left wrist; treated at Korle Bu Teaching Hospital. */
-            injuryDescription: string;
-        } & (components["schemas"]["ThirdPartyLossBase"] & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "INJURY_TO_PERSON" | "DEATH";
-        });
-        /** @description A third party's loss in the incident, its fields chosen by `type`. */
-        ThirdPartyLoss: components["schemas"]["VehicleDamageLoss"] | components["schemas"]["PropertyDamageLoss"] | components["schemas"]["PersonalInjuryLoss"];
-        /**
-         * ClaimSettlement
-         * @description A payment staff settle a claim with. Written by staff; a client reads it on its claim.
-         */
-        ClaimSettlement: {
-            /**
-             * Format: uuid
-             * @example 0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
-             */
-            id: string;
-            /**
-             * @description What is paid, in the claim's currency.
-             * @example 4200
-             */
-            amount: components["schemas"]["MoneyValue"];
-            /**
-             * @description How a penalty (an excess, a late-notification deduction) was taken off, if one was.
-             * @example FEE
-             * @enum {string|null}
-             */
-            penaltyApplicable: "FEE" | "PERCENTAGE" | null;
-            /**
-             * @description Whether the client's contribution (co-payment) was taken off.
-             * @example false
-             */
-            contributionApplicable: boolean;
-            /**
-             * @description Who is paid (the client, a garage, a hospital).
-             * @example Kofi Mensah
-             */
-            recipient: string;
-            /**
-             * Format: date
-             * @example 2026-12-20
-             */
-            paymentDate: string;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            /**
-             * @description The account paid into: a wallet number, a bank account, a cheque number.
-             * @example MTN MoMo 0244123456
-             */
-            paymentMethodInfo: string;
-            /**
-             * Format: uuid
-             * @description The staff member who recorded it.
-             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
-             */
-            createdBy: string;
-            documents: components["schemas"]["Document"][];
-            /**
-             * Format: date-time
-             * @example 2026-12-20T14:00:00.000Z
-             */
-            createdAt: string;
-        };
-        /**
-         * ClaimReview
-         * @description An assessment of a claim by staff (an inspection, an adjusted amount). Written by staff; a client reads it on its claim.
-         */
-        ClaimReview: {
-            /**
-             * Format: uuid
-             * @example 1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b
-             */
-            id: string;
-            /** @example Rear bumper and boot lid damaged; chassis sound. */
-            inspectionNotes: string | null;
-            /** @example Police report matches the client's account. */
-            generalNotes: string | null;
-            /**
-             * @description What the reviewer would settle for, in the claim's currency; null when not assessed.
-             * @example 4200
-             */
-            adjustedSettlementAmount: number | null;
-            /**
-             * Format: uuid
-             * @description The staff member who wrote it.
-             * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
-             */
-            createdBy: string;
-            documents: components["schemas"]["Document"][];
-            /**
-             * Format: date-time
-             * @example 2026-12-10T11:00:00.000Z
-             */
-            createdAt: string;
-        };
-        /** @description One change of a claim's status or stage. The first entry of each history is the claim's creation (`from` null). */
-        ClaimStateChange: {
-            /**
-             * @description The value before; null for the first entry.
-             * @example null
-             */
-            from: string | null;
-            /**
-             * @description The value after.
-             * @example REVIEW
-             */
-            to: string;
-            /** @example Claim submitted by the client */
-            notes: string | null;
-            /**
-             * Format: uuid
-             * @description The id of the staff member who made the change; null when the client (creating the claim) or the system did.
-             * @example null
-             */
-            staff: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
-             */
-            createdAt: string;
-        };
-        /** @description The claim's history, oldest first. */
-        ClaimMeta: {
-            statusHistory: components["schemas"]["ClaimStateChange"][];
-            stageHistory: components["schemas"]["ClaimStateChange"][];
-        };
-        /**
-         * Claim
-         * @description A client's claim on one of its policies: a standard claim (`claimType` null; `dateOfLoss`,
-         *     `incidentLocation`, `lossCategory` and `assets` set) or a micro-insurance claim (`claimType` set;
-         *     those null or empty). Staff review it and settle or reject it; `reviews` and `settlements` are
-         *     what they recorded, `meta` every change of `status` and `stage`.
-         */
-        Claim: {
-            /**
-             * Format: uuid
-             * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
-             */
-            id: string;
-            /**
-             * @description The tenant's number for it, `CLM-` and a sequence.
-             * @example CLM-0001
-             */
-            claimNo: string;
-            status: components["schemas"]["ClaimStatus"];
-            stage: components["schemas"]["ClaimStage"];
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string;
-            policy: components["schemas"]["ClaimPolicy"];
-            /** @description Set for a micro-insurance claim; null for a standard one. */
-            claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
-            /**
-             * Format: date
-             * @example 2026-12-02
-             */
-            dateOfLoss: string | null;
-            /**
-             * Format: date
-             * @example 2026-12-03
-             */
-            dateOfNotification: string;
-            /**
-             * @example Tetteh Quarshie Interchange
-             * @example Accra
-             */
-            incidentLocation: string | null;
-            /** @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights. */
-            description: string | null;
-            lossCategory: components["schemas"]["LossCategory"] | null;
-            /** @example 4850.75 */
-            estimatedLossAmount: number;
-            /** @example GHS */
-            currency: string;
-            /** @example 1 */
-            exchangeRate: number;
-            /**
-             * @description `estimatedLossAmount * exchangeRate`, in the tenant's base currency.
-             * @example 4850.75
-             */
-            convertedEstimatedLossAmount: number;
-            /**
-             * @description Ids of the policy's assets the loss touches.
-             * @example [
-             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
-             *     ]
-             */
-            assets: string[];
-            thirdPartyLoss: components["schemas"]["ThirdPartyLoss"][];
-            /**
-             * @description Ids of the supporting documents, in the order sent.
-             * @example [
-             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
-             *     ]
-             */
-            documentIds: string[];
-            /** @description The supporting documents themselves. Always on a single claim; on a list only with `include=documents`. */
-            documents?: components["schemas"]["Document"][];
-            settlements: components["schemas"]["ClaimSettlement"][];
-            reviews: components["schemas"]["ClaimReview"][];
-            meta: components["schemas"]["ClaimMeta"];
-            /**
-             * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
-             */
-            updatedAt: string;
-        };
-        /** @description One page of the client's claims, newest first. */
-        ClaimPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Claim"][];
-        };
         /**
          * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
          *     claim (photos, a police report, receipts), at most 20, each once. An id that is not one of the
@@ -6608,228 +6908,6 @@ export interface components {
         /** @description One claim. */
         ClaimResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Claim"];
-        };
-        /** @description One page of the client's payments, newest first. */
-        TransactionPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Transaction"][];
-        };
-        /**
-         * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
-         *     `paymentMethod` are required. `amount` 0 or left out pays what remains of the invoice (its amount
-         *     less every payment not `REJECTED`, `CANCELLED` or `ERROR`). The payment is in the invoice's
-         *     currency at the invoice's exchange rate unless `currency`/`exchangeRate` say otherwise (the
-         *     currency must be the invoice's); `convertedAmount = amount * exchangeRate`. A `CHEQUE` needs
-         *     `nameOnCheque` and `chequeNo` (3 characters or more), `chequeDate` and `chequeType`; the cheque
-         *     fields are refused for other methods. `MOBILE_MONEY` needs `mobileNumber`.
-         */
-        TransactionCreate: {
-            /**
-             * Format: uuid
-             * @description The invoice paid; one of the signed-in client's own.
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            invoiceId: string;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            /**
-             * @description What is paid now. 0 or left out pays what remains of the invoice.
-             * @example 500
-             */
-            amount?: components["schemas"]["MoneyValue"];
-            /**
-             * @description The invoice's currency (the default); another one is refused.
-             * @example GHS
-             */
-            currency?: string;
-            /**
-             * @description Units of the tenant's base currency per unit of `currency`; the invoice's rate when left out.
-             * @example 1
-             */
-            exchangeRate?: number;
-            transactionType?: components["schemas"]["TransactionType"];
-            /**
-             * Format: date
-             * @description The day the money was paid (today when left out); not in the future.
-             * @example 2026-11-21
-             */
-            dateReceived?: string;
-            /**
-             * @description Who paid, when not the client itself.
-             * @example Ama Mensah
-             */
-            payee?: string;
-            /**
-             * @description The bank, branch or network the money went through.
-             * @example GCB Bank
-             * @example Osu branch
-             */
-            paymentInstitution?: string;
-            /** @example First instalment of the motor premium */
-            description?: string;
-            /**
-             * Format: date
-             * @description CHEQUE only, required for it.
-             * @example 2026-11-20
-             */
-            chequeDate?: string;
-            /**
-             * @description CHEQUE only, required for it.
-             * @example Kofi Mensah
-             */
-            nameOnCheque?: string;
-            /**
-             * @description CHEQUE only, required for it.
-             * @example 000451
-             */
-            chequeNo?: string;
-            /**
-             * @description CHEQUE only, required for it (e.g. personal, company, banker's draft).
-             * @example PERSONAL
-             */
-            chequeType?: string;
-            /**
-             * @description MOBILE_MONEY only, required for it: the wallet that gets the payment prompt. In the sandbox
-             *     the prompt is a page (`GET /sandbox/mobile-money/{reference}`): numbers ending in `0000`
-             *     always fail, and every other number pays once the prompt is approved.
-             * @example 0244123456
-             */
-            mobileNumber?: string;
-            /**
-             * @description Ids of the client's own documents (a bank slip, a cheque scan) uploaded with `POST /client/documents`.
-             * @example [
-             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
-             *     ]
-             */
-            files?: string[];
-        } & (unknown & unknown);
-        /** @description One payment. */
-        TransactionResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Transaction"];
-        };
-        /** @description A policy an invoice bills, and what it bills for it. */
-        InvoicePolicy: {
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            /** @example 3722.5 */
-            amount: number;
-        };
-        /** @description A payment made against an invoice, in short. */
-        InvoiceTransaction: {
-            /**
-             * Format: uuid
-             * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-             */
-            id: string;
-            /** @example TRX-0007 */
-            transactionNo: string;
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            status: components["schemas"]["TransactionStatus"];
-            /** @example 500 */
-            amount: number;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-        };
-        /**
-         * @description An invoice's figures, all derived from its payments. `amountApproved`: `APPROVED` and `VERIFIED`
-         *     payments (confirmed money). `amountUnapproved`: payments awaiting staff approval or the mobile
-         *     money provider (`PENDING_APPROVAL`, `PENDING_VERIFICATION`). `amountPaid` is the two together;
-         *     `amountUnpaid = max(0, amount - amountPaid)`. An online checkout not yet completed counts in
-         *     none of them. Each has its `converted*` twin at the invoice's exchange rate. `status` and
-         *     `isClosed` follow confirmed money only; `isDebit` is true once any is confirmed.
-         */
-        InvoiceFigures: {
-            /** @example 500 */
-            amountPaid: number;
-            /** @example 3222.5 */
-            amountUnpaid: number;
-            /** @example 500 */
-            amountApproved: number;
-            /** @example 0 */
-            amountUnapproved: number;
-            /** @example 500 */
-            convertedAmountPaid: number;
-            /** @example 3222.5 */
-            convertedAmountUnpaid: number;
-            /** @example 500 */
-            convertedAmountApproved: number;
-            /** @example 0 */
-            convertedAmountUnapproved: number;
-            status: components["schemas"]["InvoiceStatus"];
-            /**
-             * @description True once confirmed money covers the amount.
-             * @example false
-             */
-            isClosed: boolean;
-            /**
-             * @description True once any confirmed money was received.
-             * @example true
-             */
-            isDebit: boolean;
-        };
-        /**
-         * Invoice
-         * @description What a client owes for one policy (or, after a cart checkout, for several: `policyId` and
-         *     `policy` are then null and `policies` lists them), with every figure derived from its payments.
-         */
-        Invoice: {
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 1 */
-            exchangeRate: number;
-            /** @example 3722.5 */
-            amount: number;
-            /** @example 3722.5 */
-            convertedAmount: number;
-            /** @example Premium for policy POL-0012 */
-            description: string | null;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            invoiceDate: string;
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string | null;
-            /** @description The policy it bills; null when it bills several. */
-            policy: components["schemas"]["InvoicePolicy"] | null;
-            /** @description Every policy it bills. */
-            policies: components["schemas"]["InvoicePolicy"][];
-            /** @description Its payments, oldest first. */
-            transactions: components["schemas"]["InvoiceTransaction"][];
-            /** @description The staff member who raised it; null when it was raised for the client's own purchase. */
-            createdBy: components["schemas"]["EntityReference"] | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        } & components["schemas"]["InvoiceFigures"];
-        /** @description One page of the client's invoices, newest first. */
-        InvoicePage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Invoice"][];
         };
         /**
          * ExternalInvoice
@@ -7587,6 +7665,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Idempotency-Key` was already used with a different body; use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -7734,15 +7821,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The `Idempotency-Key` was already used with a different body; use a new key for a new request. */
-        IdempotencyKeyReused: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The signed-in client's cart has no item with this id (another client's or another tenant's item answers this too). */
         CartItemNotFound: {
             headers: {
@@ -7830,6 +7908,79 @@ export interface components {
          */
         PolicyId: string;
         /**
+         * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
+         * @example POL-0012
+         */
+        InvoicePolicyQuery: string;
+        /** @description Only those concerning a policy credited to this staff member (its `originatingStaff`). */
+        SellerIdQuery: string;
+        /** @description Only those concerning a policy credited to a staff member whose name contains this text (case-insensitive). */
+        SellerNameQuery: string;
+        /**
+         * @description Payments of the invoice with this number (exact, case-insensitive).
+         * @example INV-0012
+         */
+        InvoiceNoQuery: string;
+        /**
+         * @description Payments of this invoice.
+         * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+         */
+        InvoiceIdQuery: string;
+        /**
+         * @description Payments of invoices that bill this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PaymentPolicyIdQuery: string;
+        /**
+         * @description Payments made on or after this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 01-11-2026
+         */
+        FromDateQuery: string;
+        /**
+         * @description Payments made on or before this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 30-11-2026
+         */
+        ToDateQuery: string;
+        /**
+         * @description Payments made on this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 21-11-2026
+         */
+        DateQuery: string;
+        /**
+         * @description Only payments with this status.
+         * @example APPROVED
+         */
+        TransactionStatusQuery: components["schemas"]["TransactionStatus"];
+        /**
+         * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
+         *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
+         *     same key with a different body answers 422; a request arriving while the first with its key is
+         *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
+         *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+         */
+        IdempotencyKey: string;
+        /**
+         * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
+         * @example documents
+         */
+        ClaimInclude: "documents";
+        /**
+         * @description Only claims on this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        ClaimPolicyIdQuery: string;
+        /**
+         * @description Only claims with this status.
+         * @example ACTIVE
+         */
+        ClaimStatusQuery: components["schemas"]["ClaimStatus"];
+        /**
+         * @description Only claims at this stage.
+         * @example REVIEW
+         */
+        ClaimStageQuery: components["schemas"]["ClaimStage"];
+        /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
          */
@@ -7898,92 +8049,23 @@ export interface components {
          * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
          */
         PolicyClosureId: string;
-        /**
-         * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
-         * @example documents
-         */
-        ClaimInclude: "documents";
         /** @description Claims of this client. A client sees only its own, so another id matches nothing. */
         ClaimClientIdQuery: string;
-        /**
-         * @description Only claims on this policy.
-         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-         */
-        ClaimPolicyIdQuery: string;
-        /**
-         * @description Only claims with this status.
-         * @example ACTIVE
-         */
-        ClaimStatusQuery: components["schemas"]["ClaimStatus"];
-        /**
-         * @description Only claims at this stage.
-         * @example REVIEW
-         */
-        ClaimStageQuery: components["schemas"]["ClaimStage"];
         /**
          * @description The claim's id.
          * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
          */
         ClaimId: string;
         /**
-         * @description Payments of the invoice with this number (exact, case-insensitive).
-         * @example INV-0012
-         */
-        InvoiceNoQuery: string;
-        /**
-         * @description Payments of this invoice.
-         * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-         */
-        InvoiceIdQuery: string;
-        /**
-         * @description Payments of invoices that bill this policy.
-         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-         */
-        PaymentPolicyIdQuery: string;
-        /**
          * @description A client sees only its own payments; any other client's id matches nothing.
          * @example 0d4f6a8b-1c2e-4f3a-9b5d-7e8f9a0b1c2d
          */
         TransactionClientIdQuery: string;
         /**
-         * @description Payments made on or after this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
-         * @example 01-11-2026
-         */
-        FromDateQuery: string;
-        /**
-         * @description Payments made on or before this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
-         * @example 30-11-2026
-         */
-        ToDateQuery: string;
-        /**
-         * @description Payments made on this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
-         * @example 21-11-2026
-         */
-        DateQuery: string;
-        /**
-         * @description Only payments with this status.
-         * @example APPROVED
-         */
-        TransactionStatusQuery: components["schemas"]["TransactionStatus"];
-        /**
-         * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-         *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-         *     same key with a different body answers 422; a request arriving while the first with its key is
-         *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-         *     request (4xx or 5xx) keeps nothing: retry it with the same key.
-         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
-         */
-        IdempotencyKey: string;
-        /**
          * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
          * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
          */
         TransactionId: string;
-        /**
-         * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
-         * @example POL-0012
-         */
-        InvoicePolicyQuery: string;
         /**
          * @description The invoice's number (e.g. `INV-0012`) or id.
          * @example INV-0012
@@ -8466,6 +8548,282 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffInvoices: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
+                 * @example POL-0012
+                 */
+                policy?: components["parameters"]["InvoicePolicyQuery"];
+                /** @description Only this client's. A client outside the caller's reach matches nothing. */
+                clientId?: components["parameters"]["StaffClientIdQuery"];
+                /** @description Only those concerning a policy credited to this staff member (its `originatingStaff`). */
+                staffId?: components["parameters"]["SellerIdQuery"];
+                /** @description Only those concerning a policy credited to a staff member whose name contains this text (case-insensitive). */
+                staffName?: components["parameters"]["SellerNameQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoices, or the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Payments of the invoice with this number (exact, case-insensitive).
+                 * @example INV-0012
+                 */
+                invoiceNo?: components["parameters"]["InvoiceNoQuery"];
+                /**
+                 * @description Payments of this invoice.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                invoiceId?: components["parameters"]["InvoiceIdQuery"];
+                /**
+                 * @description Payments of invoices that bill this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["PaymentPolicyIdQuery"];
+                /** @description Only this client's. A client outside the caller's reach matches nothing. */
+                clientId?: components["parameters"]["StaffClientIdQuery"];
+                /** @description Only those concerning a policy credited to this staff member (its `originatingStaff`). */
+                staffId?: components["parameters"]["SellerIdQuery"];
+                /** @description Only those concerning a policy credited to a staff member whose name contains this text (case-insensitive). */
+                staffName?: components["parameters"]["SellerNameQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /**
+                 * @description Payments made on or after this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 01-11-2026
+                 */
+                from?: components["parameters"]["FromDateQuery"];
+                /**
+                 * @description Payments made on or before this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 30-11-2026
+                 */
+                to?: components["parameters"]["ToDateQuery"];
+                /**
+                 * @description Payments made on this day (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 21-11-2026
+                 */
+                date?: components["parameters"]["DateQuery"];
+                /**
+                 * @description Only payments with this status.
+                 * @example APPROVED
+                 */
+                status?: components["parameters"]["TransactionStatusQuery"];
+                /** @description `excel` answers an .xlsx spreadsheet instead of JSON (streamed; it needs `usePagination`, and for policies `assets`, to be given). */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Defaults to `true`. `false` answers every matching row on one page (with `format=excel`, the whole export). */
+                usePagination?: components["parameters"]["UsePagination"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments, or the spreadsheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTransactionForClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
+                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
+                 *     same key with a different body answers 422; a request arriving while the first with its key is
+                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
+                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The payment, and its invoice as it now stands. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /** @description A field is missing or breaks a rule (cheque fields, a currency not the invoice's, a future `dateReceived`), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The invoice is not one of a client within the caller's reach, or one of the `files` is not that client's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing remains to pay on the invoice, or a request with the same `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            500: components["responses"]["InternalError"];
+            /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStaffClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
+                 * @example documents
+                 */
+                include?: components["parameters"]["ClaimInclude"];
+                /** @description Only this client's. A client outside the caller's reach matches nothing. */
+                clientId?: components["parameters"]["StaffClientIdQuery"];
+                /**
+                 * @description Only claims on this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["ClaimPolicyIdQuery"];
+                /**
+                 * @description Only claims with this status.
+                 * @example ACTIVE
+                 */
+                status?: components["parameters"]["ClaimStatusQuery"];
+                /**
+                 * @description Only claims at this stage.
+                 * @example REVIEW
+                 */
+                stage?: components["parameters"]["ClaimStageQuery"];
+                /** @description Only those concerning a policy credited to this staff member (its `originatingStaff`). */
+                staffId?: components["parameters"]["SellerIdQuery"];
+                /** @description Only those concerning a policy credited to a staff member whose name contains this text (case-insensitive). */
+                staffName?: components["parameters"]["SellerNameQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

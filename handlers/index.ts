@@ -13,6 +13,8 @@ import { productHandlers } from './products/index.js';
 import { quoteHandlers } from './quotes/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
+import { staffClaimHandlers } from './staffClaims/index.js';
+import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
@@ -40,4 +42,6 @@ export const handlers = {
   ...webhookHandlers,
   ...staffAuthHandlers,
   ...staffSalesHandlers,
+  ...staffPaymentHandlers,
+  ...staffClaimHandlers,
 } satisfies HandlerMap;

@@ -281,3 +281,84 @@ describe('POST /staff/policies/{id}/renew', () => {
     expect(again.json().code).toBe('ALREADY_RENEWED');
   });
 });
+
+describe('payments and claims of the clients within reach', () => {
+  let policy: { id: string; policyNo: string; premium: number; invoice: { id: string }; assets: { id: string }[] };
+  let walkInPolicy: { id: string; invoice: { id: string } };
+  const pay = (as: Session | string, body: object, key?: string) => h.call({
+    method: 'POST', url: '/api/v1/staff/transactions', token: typeof as === 'string' ? as : as.token, payload: body,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
+
+  beforeAll(async () => {
+    policy = (await sell(agent, agentsClient.id, autoBody())).json().data;
+    walkInPolicy = (await sell(officer, walkIn.id, autoBody())).json().data;
+  });
+
+  it('takes a cash payment for the agent\'s client, recorded as the agent\'s, and the client sees it', async () => {
+    const body = { invoiceId: policy.invoice.id, paymentMethod: 'CASH', amount: 1000 };
+    const res = await pay(agent, body, 'cash-at-branch-1');
+    expect(res.statusCode).toBe(201);
+    const payment = res.json().data;
+    expect(payment).toMatchObject({ status: 'PENDING_APPROVAL', amount: 1000, invoice: { id: policy.invoice.id } });
+    const history = await h.db.selectFrom('transaction_state_changes').selectAll().where('transaction_id', '=', payment.id).execute();
+    expect(history).toMatchObject([{ to_state: 'PENDING_APPROVAL', actor_kind: 'staff', actor_id: agent.id }]);
+    // A retry with the same key is the same payment.
+    const replay = await pay(agent, body, 'cash-at-branch-1');
+    expect(replay.json().data.id).toBe(payment.id);
+    const seen = await h.call({ method: 'GET', url: `/api/v1/client/transactions?invoiceId=${policy.invoice.id}`, token: agentsClient.token });
+    expect(seen.json().data.map((t: { id: string }) => t.id)).toEqual([payment.id]);
+  });
+
+  it('answers 404 for an invoice of a client outside reach, and 403 to a client token', async () => {
+    const res = await pay(agent, { invoiceId: walkInPolicy.invoice.id, paymentMethod: 'CASH', amount: 10 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('Invoice not found');
+    expect((await pay(agentsClient.token, { invoiceId: policy.invoice.id, paymentMethod: 'CASH', amount: 10 })).statusCode).toBe(403);
+  });
+
+  it('lists invoices and payments within reach, by client and by the staff member credited', async () => {
+    const invoices = (as: Session, query = '') => h.call({ method: 'GET', url: `/api/v1/staff/invoices?usePagination=false${query}`, token: as.token });
+    const payments = (as: Session, query = '') => h.call({ method: 'GET', url: `/api/v1/staff/transactions?usePagination=false${query}`, token: as.token });
+    const agentsInvoices = (await invoices(agent)).json().data as { id: string }[];
+    expect(agentsInvoices.map((i) => i.id)).toContain(policy.invoice.id);
+    expect(agentsInvoices.map((i) => i.id)).not.toContain(walkInPolicy.invoice.id);
+    const all = (await invoices(exec)).json().data as { id: string }[];
+    expect(all.map((i) => i.id)).toEqual(expect.arrayContaining([policy.invoice.id, walkInPolicy.invoice.id]));
+    const byClient = (await invoices(exec, `&clientId=${walkIn.id}`)).json().data as { id: string }[];
+    expect(byClient.map((i) => i.id)).toContain(walkInPolicy.invoice.id);
+    expect(byClient.map((i) => i.id)).not.toContain(policy.invoice.id);
+    const credited = (await invoices(exec, `&staffId=${officer.id}`)).json().data as { id: string }[];
+    expect(credited.map((i) => i.id)).toContain(walkInPolicy.invoice.id);
+    expect(credited.map((i) => i.id)).not.toContain(policy.invoice.id);
+    const named = (await invoices(exec, `&staffName=${sandboxStaff('agent').lastName}`)).json().data as { id: string }[];
+    expect(named.map((i) => i.id)).toContain(policy.invoice.id);
+    expect(named.map((i) => i.id)).not.toContain(walkInPolicy.invoice.id);
+
+    expect((await payments(agent)).json().data.map((t: { invoice: { id: string } }) => t.invoice.id)).toContain(policy.invoice.id);
+    expect((await payments(exec, `&staffId=${officer.id}`)).json().data
+      .every((t: { invoice: { id: string } }) => t.invoice.id !== policy.invoice.id)).toBe(true);
+    expect((await payments(exec, `&staffName=${sandboxStaff('agent').firstName}`)).json().data.length).toBeGreaterThan(0);
+    expect((await payments(agent, `&clientId=${walkIn.id}`)).json().data).toEqual([]);
+  });
+
+  it('lists claims within reach, by client and by the staff member credited', async () => {
+    // Cover that started a month ago, paid: the client claims on it in its app.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await h.db.updateTable('policies').set({ state: 'ACTIVE', start_date: day(-30), end_date: day(300) }).where('id', '=', policy.id).execute();
+    const filed = await h.call({ method: 'POST', url: '/api/v1/client/claims', token: agentsClient.token, payload: {
+      policyId: policy.id, dateOfLoss: day(-2), incidentLocation: 'Ring Road Central, Accra', description: 'Rear-ended at the lights.',
+      lossCategory: 'MEDICALS', estimatedLossAmount: 2300.4, assets: [policy.assets[0].id],
+    } });
+    expect(filed.statusCode).toBe(201);
+    const claimId = filed.json().data.id;
+    const claims = (as: Session, query = '') => h.call({ method: 'GET', url: `/api/v1/staff/claims${query}`, token: as.token });
+    expect((await claims(agent)).json().data.map((c: { id: string }) => c.id)).toEqual([claimId]);
+    expect((await claims(exec, `?staffId=${agent.id}`)).json().data.map((c: { id: string }) => c.id)).toEqual([claimId]);
+    expect((await claims(exec, `?staffName=${sandboxStaff('agent').lastName.toLowerCase()}`)).json().data.map((c: { id: string }) => c.id)).toEqual([claimId]);
+    expect((await claims(exec, `?staffId=${officer.id}`)).json().data).toEqual([]);
+    expect((await claims(exec, `?clientId=${walkIn.id}`)).json().data).toEqual([]);
+    expect((await claims(await staffSession(h, 'head.claims'))).json().data).toEqual([]);
+    expect((await h.call({ method: 'GET', url: '/api/v1/staff/claims', token: agentsClient.token })).statusCode).toBe(403);
+  });
+});

@@ -11,13 +11,15 @@ export type ClaimSummary = components['schemas']['ClaimSummary'];
 type ThirdPartyLoss = components['schemas']['ThirdPartyLoss'];
 type ClaimStateChange = components['schemas']['ClaimStateChange'];
 
-/** The client's claims joined to the policy (and its product) each is on. Callers add their filters. */
-export function claimQuery(scope: TenantScope, clientId: string) {
+/** The company's claims joined to the policy (and its product) each is on. Callers narrow them to a client or a staff member's reach. */
+export function companyClaims(scope: TenantScope) {
   return scope.selectFrom('claims')
     .innerJoin('policies as policy', (join) => join.onRef('policy.id', '=', 'claims.policy_id').onRef('policy.tenant_id', '=', 'claims.tenant_id'))
-    .innerJoin('products as product', 'product.id', 'policy.product_id')
-    .where('claims.client_id', '=', clientId);
+    .innerJoin('products as product', 'product.id', 'policy.product_id');
 }
+
+/** The client's claims joined to the policy (and its product) each is on. Callers add their filters. */
+export const claimQuery = (scope: TenantScope, clientId: string) => companyClaims(scope).where('claims.client_id', '=', clientId);
 
 export const claimColumns = [
   'claims.id', 'claims.claim_no', 'claims.status', 'claims.stage', 'claims.policy_id', 'claims.claim_type', 'claims.date_of_loss',

@@ -1,16 +1,32 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
 import { listOrExport } from '../../platform/export/listing.js';
 import { idOrNumber } from '../../platform/filters.js';
+import type { StaffActor } from '../../platform/context.js';
 import type { TenantScope } from '../../platform/tenancy.js';
+import { staffNamed } from '../staff/names.js';
+import { clientInReach } from '../staff/reach.js';
 import { billsPolicy, invoiceColumns, toInvoices, type Invoice } from './invoice-view.js';
 
 export type InvoiceListQuery = NonNullable<operations['listInvoices']['parameters']['query']>;
+export type StaffInvoiceListQuery = NonNullable<operations['listStaffInvoices']['parameters']['query']>;
+type InvoiceQuery = ReturnType<typeof tenantInvoices>;
+
+const tenantInvoices = (scope: TenantScope) => scope.selectFrom('invoices');
+
+/** Invoices narrowed by the list's filters: the policy billed (by id or number), and for staff the client and the staff member credited. */
+function filterInvoices(invoices: InvoiceQuery, query: Partial<StaffInvoiceListQuery>): InvoiceQuery {
+  const billed = (condition: RawBuilder<boolean>) => billsPolicy('invoices.id', 'invoices.tenant_id', condition);
+  return invoices
+    .$if(query.policy !== undefined, (qb) => qb.where(billed(idOrNumber(query.policy!, 'p.id', 'p.policy_no'))))
+    .$if(query.clientId !== undefined, (qb) => qb.where('invoices.client_id', '=', query.clientId!))
+    .$if(query.staffId !== undefined, (qb) => qb.where(billed(sql<boolean>`p.originating_staff_id = ${query.staffId!}`)))
+    .$if(query.staffName !== undefined, (qb) => qb.where(billed(staffNamed('p.originating_staff_id', query.staffName!))));
+}
 
 /** The client's invoices matching the list's filter (the policy billed, by id or number), unordered. */
 export function matchingInvoices(scope: TenantScope, clientId: string, query: InvoiceListQuery) {
-  const policy = query.policy;
-  return scope.selectFrom('invoices').where('invoices.client_id', '=', clientId)
-    .$if(policy !== undefined, (qb) => qb.where(billsPolicy('invoices.id', 'invoices.tenant_id', idOrNumber(policy!, 'p.id', 'p.policy_no'))));
+  return filterInvoices(tenantInvoices(scope).where('invoices.client_id', '=', clientId), { policy: query.policy });
 }
 
 /** Matching invoices, newest first, with figures derived from their payments: a page, every row, or an .xlsx export. */
@@ -37,3 +53,9 @@ export function listInvoices(scope: TenantScope, matching: ReturnType<typeof mat
 /** The client's invoices with the list's filter, as the list answers them. */
 export const listClientInvoices = (scope: TenantScope, clientId: string, query: InvoiceListQuery, now: Date) =>
   listInvoices(scope, matchingInvoices(scope, clientId, query), query, now);
+
+/** The invoices of the clients within a staff member's reach, with the staff list's filters, as the list answers them. */
+export function listStaffInvoices(scope: TenantScope, actor: StaffActor, query: StaffInvoiceListQuery, now: Date) {
+  const matching = filterInvoices(tenantInvoices(scope).where(clientInReach('invoices.client_id', actor)), query);
+  return listInvoices(scope, matching, query, now);
+}

@@ -1,12 +1,13 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
-import type { HandlerContext, Services } from '../../platform/context.js';
+import type { HandlerContext, Services, StaffActor } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { notifyClient } from '../clients/notifications.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { todayOf } from '../policies/rules.js';
+import { clientInReach } from '../staff/reach.js';
 import type { TransactionActor } from '../states/transaction.js';
 import { toCents } from './billing.js';
 import { leftToPay, lockInvoice, writePayment } from './payments.js';
@@ -33,6 +34,18 @@ export async function payInvoice(ctx: HandlerContext, clientId: string, body: Tr
   const answer = await idempotent(ctx, { key: replay.key, operation: replay.operation, clientId, body },
     async (scope) => ({ data: await recordPayment(ctx, scope, clientId, body, actor, now) }));
   return answer.data;
+}
+
+/**
+ * Staff take a payment of an invoice of a client within their reach (money received at the branch,
+ * a mobile money prompt, a checkout link), exactly as the client would pay it, recorded as theirs.
+ * An invoice out of reach is 404, as an unknown one.
+ */
+export async function payInvoiceForClient(ctx: HandlerContext, actor: StaffActor, body: TransactionCreate, replay: Replay): Promise<Transaction> {
+  const invoice = await ctx.scope.selectFrom('invoices').select('client_id')
+    .where('id', '=', body.invoiceId).where(clientInReach('invoices.client_id', actor)).executeTakeFirst();
+  if (!invoice) throw notFound('Invoice');
+  return payInvoice(ctx, invoice.client_id, body, { by: 'staff', id: actor.staffId }, replay);
 }
 
 /** What the schema cannot say: cheque and wallet fields belong to their method only; money is not paid in the future. */

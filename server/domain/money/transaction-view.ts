@@ -5,13 +5,16 @@ import type { TenantScope } from '../../platform/tenancy.js';
 
 export type Transaction = components['schemas']['Transaction'];
 
-/** The client's payments with their invoices. Callers add their filters. */
-export function transactionQuery(scope: TenantScope, clientId: string) {
+/** The company's payments with their invoices. Callers narrow them to a client, or to a staff member's reach, and add filters. */
+export function transactionQuery(scope: TenantScope) {
   return scope.selectFrom('transactions')
     .innerJoin('invoices as invoice', (join) => join.onRef('invoice.id', '=', 'transactions.invoice_id')
-      .onRef('invoice.tenant_id', '=', 'transactions.tenant_id'))
-    .where('transactions.client_id', '=', clientId);
+      .onRef('invoice.tenant_id', '=', 'transactions.tenant_id'));
 }
+
+/** The client's payments with their invoices. Callers add their filters. */
+export const clientTransactions = (scope: TenantScope, clientId: string) =>
+  transactionQuery(scope).where('transactions.client_id', '=', clientId);
 
 export const transactionColumns = [
   'transactions.id', 'transactions.transaction_no', 'transactions.invoice_id', 'transactions.policy_id', 'transactions.payment_method',
@@ -22,7 +25,7 @@ export const transactionColumns = [
   'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
 ] as const;
 
-export const transactionRows = (scope: TenantScope, clientId: string) => transactionQuery(scope, clientId).select(transactionColumns);
+export const transactionRows = (scope: TenantScope, clientId: string) => clientTransactions(scope, clientId).select(transactionColumns);
 export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRows>['executeTakeFirstOrThrow']>>;
 
 /** Rows -> Transactions, each with its invoice's figures as they stand now. */

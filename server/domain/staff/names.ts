@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { containsPattern } from '../../platform/filters.js';
 
 /** A staff member's full name: first, other and last names. */
 export function staffFullName(row: { first_name: string; other_names: string | null; last_name: string }): string {
@@ -8,4 +9,9 @@ export function staffFullName(row: { first_name: string; other_names: string | n
 /** The same full name in SQL, over the columns of a staff table aliased `alias`; what a staffName filter matches. */
 export function staffFullNameSql(alias: string): RawBuilder<string> {
   return sql<string>`concat_ws(' ', ${sql.ref(`${alias}.first_name`)}, ${sql.ref(`${alias}.other_names`)}, ${sql.ref(`${alias}.last_name`)})`;
+}
+
+/** Whether the staff member whose id is in `column` has a full name containing `text` (case-insensitive). */
+export function staffNamed(column: string, text: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where ${staffFullNameSql('s')} ilike ${containsPattern(text)})`;
 }

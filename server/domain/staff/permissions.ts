@@ -61,7 +61,7 @@ export const CLIENT_SERVERS: Grant[] = [
 export const SELLERS: Grant[] = CLIENT_SERVERS.map((grant) => ({ ...grant, premiumLatitude: PREMIUM_LATITUDE[grant.type][grant.position] }));
 
 const SELLING = 'Selling is the work of every agent and staff member, for the clients they serve: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s. Setting the premium off the rated price is an underwriting call, allowed within a latitude that grows with seniority.';
-const SERVING = 'Whoever serves a client sees its policies: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
+const SERVING = 'Whoever serves a client sees its policies, invoices, payments and claims: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
 
 export const PERMISSIONS: Record<string, Permission> = {
   staffLogout: { grants: everyone(), reason: 'Anyone signed in may end their own session.' },
@@ -73,6 +73,10 @@ export const PERMISSIONS: Record<string, Permission> = {
   renewStaffPolicy: { grants: SELLERS, reason: SELLING },
   listStaffPolicies: { grants: CLIENT_SERVERS, reason: SERVING },
   getStaffPolicy: { grants: CLIENT_SERVERS, reason: SERVING },
+  listStaffInvoices: { grants: CLIENT_SERVERS, reason: SERVING },
+  listStaffTransactions: { grants: CLIENT_SERVERS, reason: SERVING },
+  createTransactionForClient: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client may take its payment: money paid at the branch is recorded PENDING_APPROVAL for a head of department to approve; a mobile money prompt or a checkout link is paid by the client itself.' },
+  listStaffClaims: { grants: CLIENT_SERVERS, reason: SERVING },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

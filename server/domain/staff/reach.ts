@@ -51,3 +51,12 @@ const staffOfDepartment = (departmentId: string | null) =>
   sql`select s.id from staff s where s.department_id = ${departmentId}`;
 const staffOfBranch = (branchId: string | null) =>
   sql`select s.id from staff s join departments d on d.id = s.department_id where d.branch_id = ${branchId}`;
+
+/**
+ * Whether the client named by `clientColumn` is within the caller's reach: what a staff list of
+ * rows that belong to a client (invoices, payments, claims) filters by.
+ */
+export function clientInReach(clientColumn: string, actor: Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>): RawBuilder<boolean> {
+  if (actor.reach === 'TENANT') return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from clients c where c.id = ${sql.ref(clientColumn)} and ${originatedInReach('c.originating_staff_id', actor)})`;
+}

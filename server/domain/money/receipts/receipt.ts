@@ -7,7 +7,7 @@ import type { TenantScope } from '../../../platform/tenancy.js';
 import { clientFullName } from '../../clients/account.js';
 import { POLICY_TYPES } from '../../policies/types-catalogue.js';
 import { CONFIRMED } from '../../states/transaction.js';
-import { transactionColumns, transactionQuery } from '../transaction-view.js';
+import { transactionColumns, clientTransactions } from '../transaction-view.js';
 import { issueReceipt, type ReceiptNumber } from './number.js';
 import { renderReceipt, type ReceiptData } from './render.js';
 
@@ -28,7 +28,7 @@ export async function paymentReceipt(ctx: Pick<HandlerContext, 'db' | 'scope' | 
 }
 
 const receiptRow = (scope: TenantScope, clientId: string) =>
-  transactionQuery(scope, clientId).select([...transactionColumns, 'transactions.settled_at']);
+  clientTransactions(scope, clientId).select([...transactionColumns, 'transactions.settled_at']);
 type ReceiptRow = Awaited<ReturnType<ReturnType<typeof receiptRow>['executeTakeFirstOrThrow']>>;
 
 /** The client's payment, confirmed, with its receipt number (given now if it had none). */

@@ -1,0 +1,3 @@
+import { listStaffClaims } from './listStaffClaims.js';
+
+export const staffClaimHandlers = { listStaffClaims };

@@ -1,0 +1,7 @@
+import { staffActor } from '../../server/platform/actor.js';
+import { listStaffInvoices as invoicesInReach } from '../../server/domain/money/invoice-list.js';
+import type { Handler } from '../types.js';
+
+/** The invoices of the clients within the caller's reach, with figures derived from their payments. */
+export const listStaffInvoices: Handler<'listStaffInvoices'> = async (ctx, req) =>
+  invoicesInReach(ctx.scope, staffActor(ctx), req.query, ctx.clock.now());
