@@ -224,6 +224,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/clients/{id}/cart/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out a client's cart
+         * @description Buys the cart of a client within the caller's reach (or the items named in `itemIds`): the
+         *     items the client put aside in its app become policies and one invoice in a single
+         *     transaction, exactly as the client's own `POST /client/cart/checkout` does (every item a valid
+         *     create body, one currency, one invoice, one notification, nothing written if an item fails),
+         *     sold by the caller: each policy's `createdBy` and `originatingStaff` are the caller, an item on
+         *     an `OFFLINE` product is allowed, and an item's `premium` is held to the caller's latitude
+         *     (`premiumLatitude` in `GET /staff/permissions`) instead of the rated price.
+         *
+         *     A client outside the caller's reach answers 404, as an unknown one does; a deactivated client
+         *     409 `CLIENT_INACTIVE`.
+         */
+        post: operations["checkoutCartForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/policies": {
         parameters: {
             query?: never;
@@ -4750,6 +4779,54 @@ export interface components {
         PolicyResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Policy"];
         };
+        /** @description Which items to check out. Leave the body out (or send `{}`) to check out the whole cart. */
+        CartCheckoutRequest: {
+            /** @description Only these items of the cart (a repeated id counts once); each must be one of the client's cart items, else 404. */
+            itemIds?: string[];
+        };
+        /**
+         * @description The one invoice a checkout raises for all the policies it created (amount = their premiums).
+         *     Pay it with `POST /client/transactions`; paying it activates every policy on it.
+         */
+        CartInvoice: {
+            /** Format: uuid */
+            id: string;
+            /** @example INV-0040 */
+            invoiceNo: string;
+            /** @example Premiums for policies POL-0012, POL-0013 */
+            description: string;
+            /** @example GHS */
+            currency: string;
+            exchangeRate: number;
+            /** @description The premiums of the policies it bills. */
+            amount: number;
+            /** @description `amount * exchangeRate`. */
+            convertedAmount: number;
+            /** Format: date */
+            invoiceDate: string;
+            /** @description What it bills, policy by policy, in the order the policies were created. */
+            items: {
+                /** Format: uuid */
+                policyId: string;
+                /** @example POL-0012 */
+                policyNo: string;
+                /** @description The policy's premium. */
+                amount: number;
+            }[];
+        };
+        /**
+         * @description What a checkout made, in one transaction: the policies, in the order their items were added
+         *     to the cart (each `PROCESSING`, with the shared invoice as its `invoice`), and the one invoice
+         *     billing them.
+         */
+        CartCheckout: {
+            policies: components["schemas"]["Policy"][];
+            invoice: components["schemas"]["CartInvoice"];
+        };
+        /** @description The result of a checkout. */
+        CartCheckoutResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["CartCheckout"];
+        };
         /** @description Where this page sits in the whole list. */
         Paginator: {
             /**
@@ -7053,54 +7130,6 @@ export interface components {
         CartItemResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["CartItem"];
         };
-        /** @description Which items to check out. Leave the body out (or send `{}`) to check out the whole cart. */
-        CartCheckoutRequest: {
-            /** @description Only these items of the cart (a repeated id counts once); each must be one of the client's cart items, else 404. */
-            itemIds?: string[];
-        };
-        /**
-         * @description The one invoice a checkout raises for all the policies it created (amount = their premiums).
-         *     Pay it with `POST /client/transactions`; paying it activates every policy on it.
-         */
-        CartInvoice: {
-            /** Format: uuid */
-            id: string;
-            /** @example INV-0040 */
-            invoiceNo: string;
-            /** @example Premiums for policies POL-0012, POL-0013 */
-            description: string;
-            /** @example GHS */
-            currency: string;
-            exchangeRate: number;
-            /** @description The premiums of the policies it bills. */
-            amount: number;
-            /** @description `amount * exchangeRate`. */
-            convertedAmount: number;
-            /** Format: date */
-            invoiceDate: string;
-            /** @description What it bills, policy by policy, in the order the policies were created. */
-            items: {
-                /** Format: uuid */
-                policyId: string;
-                /** @example POL-0012 */
-                policyNo: string;
-                /** @description The policy's premium. */
-                amount: number;
-            }[];
-        };
-        /**
-         * @description What a checkout made, in one transaction: the policies, in the order their items were added
-         *     to the cart (each `PROCESSING`, with the shared invoice as its `invoice`), and the one invoice
-         *     billing them.
-         */
-        CartCheckout: {
-            policies: components["schemas"]["Policy"][];
-            invoice: components["schemas"]["CartInvoice"];
-        };
-        /** @description The result of a checkout. */
-        CartCheckoutResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["CartCheckout"];
-        };
         /**
          * @description The fields of a cart item to change, at least one; those left out keep their value. A field
          *     sent replaces the stored one (`assets` replaces the whole list); `null` removes an optional
@@ -8386,6 +8415,78 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["StaffPremiumOutOfLatitude"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkoutCartForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CartCheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CartCheckoutResponse"];
+                };
+            };
+            /**
+             * @description `itemIds` is not valid, an item is not a valid create body for its policy type (the
+             *     message names the item and the field), or the items do not share one currency; nothing
+             *     was written.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The client is not one within the caller's reach, an id in `itemIds` is not one of its cart items, or a renewal item's `oldPolicyId` names no policy of the client; nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The cart is empty, the client is deactivated, or a renewal item's old policy has been renewed meanwhile; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description An item's `premium` is outside the caller's latitude from the rated price (or an asset's premium is not the rated one); the message names the item and gives the price or range. Nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,7 +1,8 @@
+import { checkoutCartForClient } from './checkoutCartForClient.js';
 import { createPolicyForClient } from './createPolicyForClient.js';
 import { quotePolicyForClient } from './quotePolicyForClient.js';
 import { getStaffPolicy } from './getStaffPolicy.js';
 import { listStaffPolicies } from './listStaffPolicies.js';
 import { renewStaffPolicy } from './renewStaffPolicy.js';
 
-export const staffSalesHandlers = { quotePolicyForClient, createPolicyForClient, listStaffPolicies, getStaffPolicy, renewStaffPolicy };
+export const staffSalesHandlers = { quotePolicyForClient, createPolicyForClient, listStaffPolicies, getStaffPolicy, renewStaffPolicy, checkoutCartForClient };

@@ -362,3 +362,35 @@ describe('payments and claims of the clients within reach', () => {
     expect((await h.call({ method: 'GET', url: '/api/v1/staff/claims', token: agentsClient.token })).statusCode).toBe(403);
   });
 });
+
+describe('POST /staff/clients/{id}/cart/checkout', () => {
+  it('buys the client\'s cart for it, sold by the caller, at a premium within the caller\'s latitude', async () => {
+    const client = await clientOf(null);
+    const add = (body: object) => h.call({ method: 'POST', url: '/api/v1/client/cart', token: client.token, payload: body });
+    const first = await add(autoBody({ productId: onlineAuto }));
+    expect(first.statusCode).toBe(201);
+    const second = await add(autoBody({ productId: onlineAuto, assets: [car] }));
+    expect(second.statusCode).toBe(201);
+    const checkout = (as: Session | string, body: object = {}, clientId = client.id) => h.call({
+      method: 'POST', url: `/api/v1/staff/clients/${clientId}/cart/checkout`, token: typeof as === 'string' ? as : as.token, payload: body,
+    });
+    // Not the agent's client; not for a client token.
+    expect((await checkout(agent)).statusCode).toBe(404);
+    expect((await checkout(client.token)).statusCode).toBe(403);
+    // The rated price of the one-car item, set 5% lower by a head of department.
+    await h.call({ method: 'PATCH', url: `/api/v1/client/cart/${second.json().data.id}`, token: client.token, payload: { premium: Number((RATED * 0.95).toFixed(2)) } });
+    const byOfficer = await checkout(officer);
+    expect(byOfficer.statusCode).toBe(422); // an officer has no latitude, and nothing was written
+    expect((await h.db.selectFrom('cart_items').select('id').where('client_id', '=', client.id).execute())).toHaveLength(2);
+
+    const res = await checkout(headSales);
+    expect(res.statusCode).toBe(201);
+    const { policies, invoice } = res.json().data;
+    expect(policies).toHaveLength(2);
+    for (const policy of policies) expect(policy).toMatchObject({ createdBy: { id: headSales.id }, originatingStaff: { id: headSales.id }, state: 'PROCESSING' });
+    expect(policies.map((p: { premium: number }) => p.premium)).toContain(Number((RATED * 0.95).toFixed(2)));
+    expect(invoice.id).toBeDefined();
+    expect((await h.db.selectFrom('cart_items').select('id').where('client_id', '=', client.id).execute())).toHaveLength(0);
+    expect((await checkout(headSales)).json().code).toBe('CART_EMPTY');
+  });
+});

@@ -5,7 +5,7 @@ import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { notifyClient } from '../clients/notifications.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
-import { writePolicy, type PreparedPolicy } from '../policies/issue.js';
+import { CLIENT_SELLS, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
 import { loadPolicies } from '../policies/view.js';
 import type { StateActor } from '../states/policy.js';
 import { cartItemColumns, itemRoot, prepareItem, type CartItemRow } from './items.js';
@@ -17,14 +17,17 @@ export type CartCheckout = components['schemas']['CartCheckout'];
  * locked, each checked as a create body of its policy type and priced (nothing is written until
  * every item passes), then each becomes a `PROCESSING` policy through the policy engine, one
  * invoice bills them all, the items leave the cart and the client is told once. Any failure rolls
- * everything back: no policy, no invoice, the cart as it was. `actor` records who made the policies.
+ * everything back: no policy, no invoice, the cart as it was. `actor` records who made the policies;
+ * `seller` is the client itself, or staff buying the cart for it.
  */
-export async function buyCart(ctx: HandlerContext, clientId: string, itemIds: string[] | undefined, actor: StateActor): Promise<CartCheckout> {
+export async function buyCart(
+  ctx: HandlerContext, clientId: string, itemIds: string[] | undefined, actor: StateActor, seller: Seller = CLIENT_SELLS,
+): Promise<CartCheckout> {
   const wanted = itemIds ? [...new Set(itemIds)] : undefined;
   const { policyIds, invoiceId } = await ctx.scope.transaction(async (scope) => {
     const rows = await lockedItems(scope, clientId, wanted);
     const prepared: PreparedPolicy[] = [];
-    for (const row of rows) prepared.push(await prepareItem(ctx, scope, clientId, row));
+    for (const row of rows) prepared.push(await prepareItem(ctx, scope, clientId, row, seller));
     assertOneCurrency(rows, prepared);
 
     const [first] = prepared;

@@ -6,7 +6,8 @@ import { ApiError, badRequest, notFound } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { checkAgainstSchema } from '../../platform/validation.js';
 import {
-  checkClientFields, checkCurrency, checkRenewal, preparePolicy, sellableProduct, type PolicyCreateRequest, type PreparedPolicy,
+  checkClientFields, checkCurrency, checkRenewal, CLIENT_SELLS, preparePolicy, sellableProduct, type PolicyCreateRequest, type PreparedPolicy,
+  type Seller,
 } from '../policies/issue.js';
 import { checkTerm, todayOf } from '../policies/rules.js';
 
@@ -74,12 +75,12 @@ export async function checkItemFields(ctx: HandlerContext, scope: TenantScope, c
  * `PolicyCreateRequest`, checked as `POST /client/policies` checks its body), then checked and
  * priced by the policy engine. Messages name the item. Writes nothing.
  */
-export async function prepareItem(ctx: HandlerContext, scope: TenantScope, clientId: string, row: CartItemRow): Promise<PreparedPolicy> {
+export async function prepareItem(ctx: HandlerContext, scope: TenantScope, clientId: string, row: CartItemRow, seller: Seller = CLIENT_SELLS): Promise<PreparedPolicy> {
   const root = itemRoot(row.id);
   // A copy: the check fills in the contract's defaults, as request validation does.
   const body = structuredClone(row.body);
   checkAgainstSchema('PolicyCreateRequest', body, root);
-  return preparePolicy(ctx, scope, clientId, body as unknown as PolicyCreateRequest, root);
+  return preparePolicy(ctx, scope, clientId, body as unknown as PolicyCreateRequest, root, seller);
 }
 
 /** Whether an item would pass checkout now, on its own, and at what price; what it would be refused for if not. */

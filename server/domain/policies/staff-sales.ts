@@ -4,6 +4,7 @@ import { ownRow } from '../../platform/ownership.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { clientFullName } from '../clients/account.js';
 import { originatedInReach, staffInReach } from '../staff/reach.js';
+import { buyCart, type CartCheckout } from '../cart/checkout.js';
 import type { StateActor } from '../states/policy.js';
 import { issuePolicy, type PolicyCreateRequest, type Seller } from './issue.js';
 import { answerPolicyList, assetsWanted, filterPolicies, filterPolicyParties, type PolicyListQuery } from './list.js';
@@ -44,8 +45,11 @@ async function creditedStaff(scope: TenantScope, actor: StaffActor, originatingS
 async function staffSeller(scope: TenantScope, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Seller> {
   if (body.clientId !== undefined && body.clientId !== clientId) throw badRequest('body.clientId must be the client in the path (or left out)');
   await clientToSellTo(scope, actor, clientId);
-  return { by: 'staff', staffId: actor.staffId, originatingStaffId: await creditedStaff(scope, actor, body.originatingStaffId), premiumLatitude: actor.premiumLatitude };
+  return sellerOf(actor, await creditedStaff(scope, actor, body.originatingStaffId));
 }
+
+const sellerOf = (actor: StaffActor, originatingStaffId: string): Seller =>
+  ({ by: 'staff', staffId: actor.staffId, originatingStaffId, premiumLatitude: actor.premiumLatitude });
 
 const recordedAs = (actor: StaffActor): StateActor => ({ by: 'staff', id: actor.staffId });
 
@@ -59,6 +63,12 @@ export async function sellPolicy(ctx: HandlerContext, actor: StaffActor, clientI
 export async function quoteForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Quote> {
   const seller = await staffSeller(ctx.scope, actor, clientId, body);
   return quotePolicy(ctx, clientId, body, seller);
+}
+
+/** Buys the cart of a client within reach (or some of its items), sold by the caller. */
+export async function checkOutForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, itemIds: string[] | undefined): Promise<CartCheckout> {
+  await clientToSellTo(ctx.scope, actor, clientId);
+  return buyCart(ctx, clientId, itemIds, recordedAs(actor), sellerOf(actor, actor.staffId));
 }
 
 /** The policies of clients within the caller's reach (callers add filters, order and page). */
@@ -76,8 +86,7 @@ export async function policyForStaff(scope: TenantScope, actor: StaffActor, id: 
 export async function renewForClient(ctx: HandlerContext, actor: StaffActor, policyId: string, body: PolicyRenewal): Promise<Policy> {
   const policy = await policyForStaff(ctx.scope, actor, policyId);
   await clientToSellTo(ctx.scope, actor, policy.client.id);
-  const seller: Seller = { by: 'staff', staffId: actor.staffId, originatingStaffId: actor.staffId, premiumLatitude: actor.premiumLatitude };
-  return issueRenewal(ctx, policy.client.id, policyId, body, recordedAs(actor), seller);
+  return issueRenewal(ctx, policy.client.id, policyId, body, recordedAs(actor), sellerOf(actor, actor.staffId));
 }
 
 /** The policies of the clients within reach, filtered (by client and staff member credited too), newest first: a page, all, or an export. */

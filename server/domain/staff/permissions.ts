@@ -71,6 +71,7 @@ export const PERMISSIONS: Record<string, Permission> = {
   quotePolicyForClient: { grants: SELLERS, reason: SELLING },
   createPolicyForClient: { grants: SELLERS, reason: SELLING },
   renewStaffPolicy: { grants: SELLERS, reason: SELLING },
+  checkoutCartForClient: { grants: SELLERS, reason: SELLING },
   listStaffPolicies: { grants: CLIENT_SERVERS, reason: SERVING },
   getStaffPolicy: { grants: CLIENT_SERVERS, reason: SERVING },
   listStaffInvoices: { grants: CLIENT_SERVERS, reason: SERVING },
