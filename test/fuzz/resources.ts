@@ -40,7 +40,7 @@ export const successSchema = (op: Operation) => op.responses[String(op.successSt
 
 /** The POST creating a resource in a collection (it answers the new resource's `id`). */
 export function creatorFor(ctx: FuzzContext, collectionPath: string): Operation | undefined {
-  return ctx.ops.find((o) => o.method === 'POST' && o.path === collectionPath && answersResourceId(ctx.doc, successSchema(o)));
+  return ctx.ops.find((o) => o.method === 'POST' && o.path === collectionPath && o.security !== 'staff' && answersResourceId(ctx.doc, successSchema(o)));
 }
 
 /** The GET reading one resource of a collection: `<collection>/{param}`. */
@@ -53,7 +53,8 @@ export function itemGetterFor(ctx: FuzzContext, collectionPath: string): Operati
 export function creatorForIdField(ctx: FuzzContext, field: string): Operation | undefined {
   const wanted = normalizeName(field.replace(/Ids?$/, ''));
   return ctx.ops.find((o) => {
-    if (o.method !== 'POST' || !answersResourceId(ctx.doc, successSchema(o))) return false;
+    // Resources are made as a client: staff calls (selling for a client) are not their creators.
+    if (o.method !== 'POST' || o.security === 'staff' || !answersResourceId(ctx.doc, successSchema(o))) return false;
     const last = o.path.split('/').filter((s) => s && !s.startsWith('{')).pop() ?? '';
     return normalizeName(last) === wanted;
   });
