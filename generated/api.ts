@@ -3486,7 +3486,12 @@ export interface components {
             otherNames?: string | null;
             /** @example Boateng */
             lastName?: string;
-            type?: components["schemas"]["StaffType"];
+            /**
+             * @description What kind of staff member (see `Staff.type`).
+             * @example AGENT
+             * @enum {string}
+             */
+            type?: "AGENT" | "NORMAL_STAFF";
             /** @example Senior Sales Agent */
             jobTitle?: string | null;
             position?: components["schemas"]["StaffPosition"];

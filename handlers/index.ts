@@ -13,6 +13,8 @@ import { productHandlers } from './products/index.js';
 import { quoteHandlers } from './quotes/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
+import { staffNotificationHandlers } from './staffNotifications/index.js';
+import { staffOrganisationHandlers } from './staffOrganisation/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -38,4 +40,6 @@ export const handlers = {
   ...sandboxPaymentHandlers,
   ...webhookHandlers,
   ...staffAuthHandlers,
+  ...staffNotificationHandlers,
+  ...staffOrganisationHandlers,
 } satisfies HandlerMap;

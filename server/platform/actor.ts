@@ -1,4 +1,4 @@
-import type { HandlerContext } from './context.js';
+import type { HandlerContext, StaffActor } from './context.js';
 
 /** The signed-in client's id; the route's security already required a client token. */
 export function clientId(ctx: HandlerContext): string {
@@ -16,4 +16,17 @@ export function staffId(ctx: HandlerContext): string {
 export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: Date } {
   if (ctx.actor.kind === 'anonymous') throw new Error('route without a token reached a signed-in handler');
   return { tokenId: ctx.actor.tokenId, expiresAt: ctx.actor.tokenExpiresAt };
+}
+
+/**
+ * The signed-in staff member as the organisation rules need them: who, their position, where they
+ * sit, and the reach the permission table gave them for this call.
+ */
+export type StaffCaller = Pick<StaffActor, 'staffId' | 'position' | 'reach' | 'departmentId' | 'branchId'>;
+
+/** The signed-in staff member with their reach for this call; the route's security already required a staff token. */
+export function staffCaller(ctx: HandlerContext): StaffCaller {
+  if (ctx.actor.kind !== 'staff') throw new Error('route without staffAuth reached a staff-only handler');
+  const { staffId, position, reach, departmentId, branchId } = ctx.actor;
+  return { staffId, position, reach, departmentId, branchId };
 }
