@@ -397,6 +397,308 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the staff member's notifications
+         * @description The signed-in staff member's notifications, newest first, a page at a time; filter by `status`.
+         */
+        get: operations["listStaffNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/me/notifications/{notificationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a staff notification
+         * @description One of the signed-in staff member's notifications. Anyone else's (another staff member's or a client's) is not found.
+         */
+        get: operations["getStaffNotification"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a staff notification
+         * @description Removes one of the signed-in staff member's notifications.
+         */
+        delete: operations["deleteStaffNotification"];
+        options?: never;
+        head?: never;
+        /**
+         * Mark a staff notification read or unread
+         * @description Sets the status of one of the signed-in staff member's notifications. `readAt` is required with `read` (and cannot be in the future) and not allowed with `unread`.
+         */
+        patch: operations["updateStaffNotificationStatus"];
+        trace?: never;
+    };
+    "/staff/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branches
+         * @description The company's branches, by name, a page at a time. An executive manager sees every branch;
+         *     anyone else the branch they work in.
+         */
+        get: operations["listBranches"];
+        put?: never;
+        /**
+         * Create a branch
+         * @description Opens a branch (office) of the company. Its `name` (3 to 120 characters) is unique within the
+         *     company, in any case; `address` is at least 3 characters. Only executive managers may.
+         */
+        post: operations["createBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/branches/{branchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The branch's id.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId: components["parameters"]["BranchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a branch
+         * @description One branch. A branch outside the caller's reach (another branch, or another company's) is not found.
+         */
+        get: operations["getBranch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch
+         * @description Closes a branch. Refused (409 `BRANCH_IN_USE`) while it has departments. Only executive managers may.
+         */
+        delete: operations["deleteBranch"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a branch
+         * @description Changes a branch's name, address or description; fields left out stay as they are, `address`
+         *     and `description` sent as null are cleared. The name stays unique within the company. Only
+         *     executive managers may.
+         */
+        patch: operations["updateBranch"];
+        trace?: never;
+    };
+    "/staff/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the departments
+         * @description The departments with their branches, by branch and name, a page at a time; `branchId` keeps
+         *     one branch's. An executive manager sees every department, a branch manager those of their
+         *     branch, anyone else their own department.
+         */
+        get: operations["listDepartments"];
+        put?: never;
+        /**
+         * Create a department
+         * @description Opens a department in one of the company's branches. Its `name` (3 to 120 characters) is
+         *     unique within its branch, in any case; `description` is at least 3 characters. Executive
+         *     managers may open one in any branch, a branch manager in their own branch only (another
+         *     branch is not found).
+         */
+        post: operations["createDepartment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/departments/{departmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The department's id.
+                 * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+                 */
+                departmentId: components["parameters"]["DepartmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a department
+         * @description One department, with its branch. A department outside the caller's reach is not found.
+         */
+        get: operations["getDepartment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a department
+         * @description Closes a department. Refused (409 `DEPARTMENT_IN_USE`) while staff members, active or not, belong to it. Only executive managers may.
+         */
+        delete: operations["deleteDepartment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a department
+         * @description Changes a department's name, description or branch; fields left out stay as they are. Moving
+         *     it to another branch moves its staff with it. The name stays unique within its branch.
+         *     Executive managers may change any department; a branch manager only those of their branch,
+         *     and cannot move one to another branch (it is not found).
+         */
+        patch: operations["updateDepartment"];
+        trace?: never;
+    };
+    "/staff/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the staff members
+         * @description The company's staff members with their departments and branches, by last and first name, a
+         *     page at a time, filtered by department, branch, position, type, whether active, and a search
+         *     of name or email. Each caller sees those within their reach: an executive manager everyone, a
+         *     branch manager their branch's staff, anyone else their department's.
+         */
+        get: operations["listStaffMembers"];
+        put?: never;
+        /**
+         * Create a staff member
+         * @description Adds a staff member to the company. `type` defaults to `NORMAL_STAFF`; everyone but an
+         *     `EXECUTIVE_MANAGER` needs a `departmentId`. `email` (any case), `phoneNumber` and `staffNo`
+         *     (at least 2 characters) are each unique among the company's staff (409 naming the field).
+         *     With `password` (8 to 128 characters) the staff member can log in at once; without it they
+         *     are sent a code (to their email) with which they set their own through
+         *     `POST /staff/auth/password/reset`. Executive managers may add anyone; a branch manager only
+         *     staff below branch manager, in a department of their own branch (another branch's
+         *     department is not found). Records who added them.
+         */
+        post: operations["createStaffMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/members/{staffId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a staff member
+         * @description One staff member, with department and branch. Anyone outside the caller's reach is not found.
+         */
+        get: operations["getStaffMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a staff member
+         * @description Changes a staff member; fields left out stay as they are, nullable ones sent as null are
+         *     cleared. Everyone but an executive manager keeps a department; `email`, `phoneNumber` and
+         *     `staffNo` stay unique (409 naming the field). No one may change their own position. A branch
+         *     manager may change only staff of their branch below branch manager (and themselves), never
+         *     to branch or executive manager, nor into another branch's department. Records who changed it.
+         */
+        patch: operations["updateStaffMember"];
+        trace?: never;
+    };
+    "/staff/members/{staffId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a staff member
+         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing.
+         */
+        post: operations["deactivateStaffMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/members/{staffId}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a staff member
+         * @description Lets a deactivated staff member log in again (with their password, or after setting one through a reset code). Their old tokens stay revoked. A branch manager may activate only staff of their branch below branch manager. Activating someone already active changes nothing.
+         */
+        post: operations["activateStaffMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -5665,6 +5967,191 @@ export interface components {
         ClaimPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Claim"][];
         };
+        /** @description One page of the client's notifications, newest first. */
+        NotificationPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Notification"][];
+        };
+        /** @description One notification. */
+        NotificationResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Notification"];
+        };
+        /** @description Mark a notification read (with the time it was read) or unread again. */
+        NotificationStatusUpdate: {
+            status: components["schemas"]["NotificationStatus"];
+            /**
+             * Format: date-time
+             * @description Required when status is `read` (and not later than now); not allowed when `unread`.
+             * @example 2026-11-20T14:03:00Z
+             */
+            readAt?: string;
+        };
+        /** @description One page of the branches of the company. */
+        BranchPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["Branch"][];
+        };
+        /** @description A new branch. */
+        BranchInput: {
+            /**
+             * @description Unique within the company (any case).
+             * @example Accra Central
+             */
+            name: string;
+            /** @example 12 Independence Avenue, Accra */
+            address?: string;
+            /** @example Head office branch: retail and corporate lines. */
+            description?: string;
+        };
+        /** @description One of the branches of the company. */
+        BranchResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Branch"];
+        };
+        /** @description Changes to a branch; fields left out stay as they are, `address` and `description` sent as null are cleared. */
+        BranchUpdate: {
+            /** @example Accra Central */
+            name?: string;
+            /** @example 14 Independence Avenue, Accra */
+            address?: string | null;
+            /** @example null */
+            description?: string | null;
+        };
+        /** @description One page of the departments (with their branches). */
+        DepartmentPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["Department"][];
+        };
+        /** @description A new department, in one of the company's branches. */
+        DepartmentInput: {
+            /**
+             * @description Unique within its branch (any case).
+             * @example Motor Underwriting
+             */
+            name: string;
+            /** @example Prices, issues and renews motor policies. */
+            description?: string;
+            /**
+             * Format: uuid
+             * @description The branch it belongs to.
+             * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+             */
+            branchId: string;
+        };
+        /** @description One of the departments (with their branches). */
+        DepartmentResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Department"];
+        };
+        /** @description Changes to a department; fields left out stay as they are. Moving it to another branch moves its staff with it. */
+        DepartmentUpdate: {
+            /** @example Motor and Fleet Underwriting */
+            name?: string;
+            /** @example null */
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+             */
+            branchId?: string;
+        };
+        /** @description One page of the staff members. */
+        StaffPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["Staff"][];
+        };
+        /**
+         * @description A new staff member. Everyone but an executive manager works in a department. With `password`
+         *     the staff member can log in at once; without it they are sent a code (by email) to set one
+         *     through `POST /staff/auth/password/reset`.
+         */
+        StaffMemberInput: {
+            /**
+             * Format: email
+             * @description Unique among the company's staff (any case).
+             * @example kwame.boateng@goldcoast-general.example
+             */
+            email: string;
+            /**
+             * @description Unique among the company's staff.
+             * @example +233209876543
+             */
+            phoneNumber?: string;
+            /** @example Kwame */
+            firstName: string;
+            /** @example Yaw */
+            otherNames?: string;
+            /** @example Boateng */
+            lastName: string;
+            type?: components["schemas"]["StaffType"];
+            /** @example Sales Agent */
+            jobTitle?: string;
+            position: components["schemas"]["StaffPosition"];
+            /** @example 22 Liberation Road, Accra */
+            address?: string;
+            /**
+             * @description Unique among the company's staff.
+             * @example GCG-0143
+             */
+            staffNo?: string;
+            gender?: components["schemas"]["Gender"];
+            /**
+             * Format: date
+             * @example 1994-09-30
+             */
+            dateOfBirth?: string;
+            /**
+             * Format: uuid
+             * @description Required for every position but EXECUTIVE_MANAGER.
+             * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+             */
+            departmentId?: string;
+            /**
+             * Format: password
+             * @description The first password; leave it out to send the staff member a code to set their own.
+             * @example Welcome-2026!
+             */
+            password?: string;
+        };
+        /** @description One of the staff members. */
+        StaffResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Staff"];
+        };
+        /** @description Changes to a staff member; fields left out stay as they are, nullable ones sent as null are cleared. Activation and deactivation have calls of their own. */
+        StaffMemberUpdate: {
+            /**
+             * Format: email
+             * @example kwame.boateng@goldcoast-general.example
+             */
+            email?: string;
+            /** @example +233209876543 */
+            phoneNumber?: string | null;
+            /** @example Kwame */
+            firstName?: string;
+            /** @example null */
+            otherNames?: string | null;
+            /** @example Boateng */
+            lastName?: string;
+            /**
+             * @description What kind of staff member (see `Staff.type`).
+             * @example AGENT
+             * @enum {string}
+             */
+            type?: "AGENT" | "NORMAL_STAFF";
+            /** @example Senior Sales Agent */
+            jobTitle?: string | null;
+            position?: components["schemas"]["StaffPosition"];
+            /** @example null */
+            address?: string | null;
+            /** @example GCG-0143 */
+            staffNo?: string | null;
+            gender?: components["schemas"]["Gender"] | null;
+            /**
+             * Format: date
+             * @example 1994-09-30
+             */
+            dateOfBirth?: string | null;
+            /**
+             * Format: uuid
+             * @description Null only for an executive manager.
+             * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+             */
+            departmentId?: string | null;
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
@@ -6514,24 +7001,6 @@ export interface components {
         /** @description The client's mini-statement. */
         MiniStatementResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["MiniStatement"];
-        };
-        /** @description One page of the client's notifications, newest first. */
-        NotificationPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Notification"][];
-        };
-        /** @description One notification. */
-        NotificationResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Notification"];
-        };
-        /** @description Mark a notification read (with the time it was read) or unread again. */
-        NotificationStatusUpdate: {
-            status: components["schemas"]["NotificationStatus"];
-            /**
-             * Format: date-time
-             * @description Required when status is `read` (and not later than now); not allowed when `unread`.
-             * @example 2026-11-20T14:03:00Z
-             */
-            readAt?: string;
         };
         /** @description One page of the client's delivery addresses, the PRIMARY one first, then newest first. */
         DeliveryAddressPage: components["schemas"]["Pagination"] & {
@@ -7703,6 +8172,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such resource for this tenant and caller. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A name is already taken, or the branch or department is still in use. */
+        OrganisationConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field). */
+        StaffConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -7750,15 +8246,6 @@ export interface components {
         };
         /** @description The email or phone number already belongs to another account of this tenant. */
         EmailOrPhoneTaken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description No such resource for this tenant and caller. */
-        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -8009,6 +8496,55 @@ export interface components {
          * @example REVIEW
          */
         ClaimStageQuery: components["schemas"]["ClaimStage"];
+        /** @description Only notifications with this status. */
+        NotificationStatusQuery: components["schemas"]["NotificationStatus"];
+        /**
+         * @description The notification's id.
+         * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+         */
+        NotificationId: string;
+        /**
+         * @description The branch's id.
+         * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+         */
+        BranchId: string;
+        /**
+         * @description Only those of this branch.
+         * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+         */
+        BranchIdQuery: string;
+        /**
+         * @description The department's id.
+         * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+         */
+        DepartmentId: string;
+        /**
+         * @description Only staff of this department.
+         * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+         */
+        DepartmentIdQuery: string;
+        /** @description Only staff of this position. */
+        StaffPositionQuery: components["schemas"]["StaffPosition"];
+        /**
+         * @description Only staff of this type.
+         * @example AGENT
+         */
+        StaffTypeQuery: "AGENT" | "NORMAL_STAFF";
+        /**
+         * @description `true` only active staff members, `false` only deactivated ones; both when left out.
+         * @example true
+         */
+        StaffIsActiveQuery: boolean;
+        /**
+         * @description Staff whose full name or email contains this text (case-insensitive).
+         * @example owusu
+         */
+        StaffSearchQuery: string;
+        /**
+         * @description The staff member's id.
+         * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+         */
+        StaffMemberId: string;
         /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
@@ -8029,13 +8565,6 @@ export interface components {
          * @example toyota
          */
         VehicleNameQuery: string;
-        /** @description Only notifications with this status. */
-        NotificationStatusQuery: components["schemas"]["NotificationStatus"];
-        /**
-         * @description The notification's id.
-         * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
-         */
-        NotificationId: string;
         /**
          * @description Only addresses of this type.
          * @example SECONDARY
@@ -8925,6 +9454,707 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffNotifications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Only notifications with this status. */
+                status?: components["parameters"]["NotificationStatusQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteStaffNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateStaffNotificationStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification's id.
+                 * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
+                 */
+                notificationId: components["parameters"]["NotificationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated notification. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBranches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of branches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchInput"];
+            };
+        };
+        responses: {
+            /** @description The branch. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["OrganisationConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The branch's id.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId: components["parameters"]["BranchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The branch's id.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId: components["parameters"]["BranchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OrganisationConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The branch's id.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId: components["parameters"]["BranchId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchUpdate"];
+            };
+        };
+        responses: {
+            /** @description The branch as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OrganisationConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDepartments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only those of this branch.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId?: components["parameters"]["BranchIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of departments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepartmentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartmentInput"];
+            };
+        };
+        responses: {
+            /** @description The department, with its branch. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepartmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OrganisationConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The department's id.
+                 * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+                 */
+                departmentId: components["parameters"]["DepartmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The department. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepartmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The department's id.
+                 * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+                 */
+                departmentId: components["parameters"]["DepartmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OrganisationConflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDepartment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The department's id.
+                 * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+                 */
+                departmentId: components["parameters"]["DepartmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepartmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The department as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepartmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["OrganisationConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffMembers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only staff of this department.
+                 * @example 5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f
+                 */
+                departmentId?: components["parameters"]["DepartmentIdQuery"];
+                /**
+                 * @description Only those of this branch.
+                 * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
+                 */
+                branchId?: components["parameters"]["BranchIdQuery"];
+                /** @description Only staff of this position. */
+                position?: components["parameters"]["StaffPositionQuery"];
+                /**
+                 * @description Only staff of this type.
+                 * @example AGENT
+                 */
+                type?: components["parameters"]["StaffTypeQuery"];
+                /**
+                 * @description `true` only active staff members, `false` only deactivated ones; both when left out.
+                 * @example true
+                 */
+                isActive?: components["parameters"]["StaffIsActiveQuery"];
+                /**
+                 * @description Staff whose full name or email contains this text (case-insensitive).
+                 * @example owusu
+                 */
+                search?: components["parameters"]["StaffSearchQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of staff members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffMemberInput"];
+            };
+        };
+        responses: {
+            /** @description The staff member, with department and branch. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["StaffConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffMemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description The staff member as they now are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["StaffConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member as they now are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    activateStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The staff member's id.
+                 * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 */
+                staffId: components["parameters"]["StaffMemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member as they now are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -16,6 +16,8 @@ import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
 import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
+import { staffNotificationHandlers } from './staffNotifications/index.js';
+import { staffOrganisationHandlers } from './staffOrganisation/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -44,4 +46,6 @@ export const handlers = {
   ...staffSalesHandlers,
   ...staffPaymentHandlers,
   ...staffClaimHandlers,
+  ...staffNotificationHandlers,
+  ...staffOrganisationHandlers,
 } satisfies HandlerMap;

@@ -66,13 +66,21 @@ a client call, gets **403** with code \`WRONG_TOKEN_KIND\`.
 A cell says whose rows the call reaches:
 
 - **own**: the clients the staff member brought in (their \`originatingStaff\`), and those clients'
-  policies, payments, claims and closures; for calls about oneself (logout, password, profile), oneself.
+  policies, payments, claims and closures; for calls about oneself (logout, password, profile,
+  notifications), oneself.
 - **department**: the clients brought in by any staff member of their department.
 - **branch**: the clients brought in by the staff of any department of their branch.
 - **company**: every client of the company.
 
 Clients who came on their own (signed up in a client app) are the company's: every reach but
 **own** includes them. An id outside a staff member's reach answers **404**, as an unknown id does.
+
+On the organisation calls (branches, departments, staff members) a cell says which part of the
+organisation the caller sees or manages: **department** their own department, its branch and its
+staff; **branch** their branch, its departments and their staff; **company** all of it. A branch
+manager adds and manages only staff below branch manager (level officers and heads of department),
+in their own branch's departments; only executive managers make branch or executive managers.
+Nobody deactivates themselves or changes their own position.
 
 The defaults follow how insurers and intermediaries work: an agent sells for the clients it brought
 in; level officers serve their department's clients; heads of department approve what their

@@ -1,7 +1,7 @@
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { ownNotification } from '../../server/domain/clients/inbox.js';
+import { clientInbox, ownNotification } from '../../server/domain/accounts/inbox.js';
 
 /** One of the client's notifications; anyone else's is not found. */
 export const getNotification: Handler<'getNotification'> = async (ctx, req) =>
-  ({ data: await ownNotification(ctx.scope, clientId(ctx), req.params.notificationId) });
+  ({ data: await ownNotification(ctx.scope, clientInbox(clientId(ctx)), req.params.notificationId) });

@@ -1,7 +1,7 @@
 import { clientId } from '../../server/platform/actor.js';
 import type { Handler } from '../types.js';
-import { markNotification } from '../../server/domain/clients/inbox.js';
+import { clientInbox, markNotification } from '../../server/domain/accounts/inbox.js';
 
 /** Marks a notification read (when) or unread. */
 export const updateNotificationStatus: Handler<'updateNotificationStatus'> = async (ctx, req) =>
-  ({ data: await markNotification(ctx, clientId(ctx), req.params.notificationId, req.body) });
+  ({ data: await markNotification(ctx, clientInbox(clientId(ctx)), req.params.notificationId, req.body) });

@@ -23,3 +23,9 @@ export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: 
   if (ctx.actor.kind === 'anonymous') throw new Error('route without a token reached a signed-in handler');
   return { tokenId: ctx.actor.tokenId, expiresAt: ctx.actor.tokenExpiresAt };
 }
+
+/**
+ * The signed-in staff member as the organisation rules need them: who, their position, where they
+ * sit, and the reach the permission table gave them for this call.
+ */
+export type StaffCaller = Pick<StaffActor, 'staffId' | 'position' | 'reach' | 'departmentId' | 'branchId'>;

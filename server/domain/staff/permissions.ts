@@ -78,6 +78,32 @@ export const PERMISSIONS: Record<string, Permission> = {
   listStaffTransactions: { grants: CLIENT_SERVERS, reason: SERVING },
   createTransactionForClient: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client may take its payment: money paid at the branch is recorded PENDING_APPROVAL for a head of department to approve; a mobile money prompt or a checkout link is paid by the client itself.' },
   listStaffClaims: { grants: CLIENT_SERVERS, reason: SERVING },
+
+  // The staff member's own inbox.
+  listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },
+  getStaffNotification: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },
+  updateStaffNotificationStatus: { grants: everyone(), reason: 'Anyone signed in marks their own notifications read or unread.' },
+  deleteStaffNotification: { grants: everyone(), reason: 'Anyone signed in removes their own notifications.' },
+
+  // The organisation: branches and departments.
+  listBranches: { grants: ORGANISATION_READERS, reason: 'Normal staff see the branch they work in (executive managers every branch); agents sell and need no view of the organisation.' },
+  getBranch: { grants: ORGANISATION_READERS, reason: 'Normal staff see the branch they work in (executive managers every branch); agents sell and need no view of the organisation.' },
+  createBranch: { grants: EXECUTIVES_ONLY, reason: 'Branches are the shape of the whole company: only its executive managers open one.' },
+  updateBranch: { grants: EXECUTIVES_ONLY, reason: 'Branches are the shape of the whole company: only its executive managers change one.' },
+  deleteBranch: { grants: EXECUTIVES_ONLY, reason: 'Branches are the shape of the whole company: only its executive managers close one (once it has no departments).' },
+  listDepartments: { grants: ORGANISATION_READERS, reason: 'Normal staff see their own department, branch managers their branch\'s, executive managers every one; agents need no view of the organisation.' },
+  getDepartment: { grants: ORGANISATION_READERS, reason: 'Normal staff see their own department, branch managers their branch\'s, executive managers every one; agents need no view of the organisation.' },
+  createDepartment: { grants: MANAGERS, reason: 'A branch manager organises their own branch into departments; executive managers any branch.' },
+  updateDepartment: { grants: MANAGERS, reason: 'A branch manager changes the departments of their own branch (without moving them out of it); executive managers any.' },
+  deleteDepartment: { grants: EXECUTIVES_ONLY, reason: 'Closing a department is a decision for the whole company: only its executive managers (once it has no staff).' },
+
+  // The organisation: staff members.
+  listStaffMembers: { grants: ORGANISATION_READERS, reason: 'Normal staff see their department\'s colleagues, branch managers their branch\'s staff, executive managers everyone; agents need no view of the organisation.' },
+  getStaffMember: { grants: ORGANISATION_READERS, reason: 'Normal staff see their department\'s colleagues, branch managers their branch\'s staff, executive managers everyone; agents need no view of the organisation.' },
+  createStaffMember: { grants: MANAGERS, reason: 'Managers staff the company: a branch manager adds officers and heads of department to their own branch; executive managers anyone, managers included.' },
+  updateStaffMember: { grants: MANAGERS, reason: 'Managers change their staff: a branch manager those of their branch below branch manager; executive managers anyone. Nobody changes their own position.' },
+  deactivateStaffMember: { grants: MANAGERS, reason: 'Stopping someone\'s access is a manager\'s call: a branch manager for their branch below branch manager; executive managers anyone. Nobody deactivates themselves.' },
+  activateStaffMember: { grants: MANAGERS, reason: 'Giving access back is a manager\'s call, as taking it away is: a branch manager for their branch below branch manager; executive managers anyone.' },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

@@ -13,8 +13,11 @@ export type StaffProfile = Schemas['StaffProfile'];
 
 const iso = (at: Date | string) => new Date(at).toISOString();
 
+type BranchRow = Pick<Selectable<BranchesTable>, 'id' | 'name' | 'address' | 'description' | 'created_at' | 'updated_at'>;
+type DepartmentRow = Pick<Selectable<DepartmentsTable>, 'id' | 'branch_id' | 'name' | 'description' | 'created_at' | 'updated_at'>;
+
 /** Row -> a branch as the API shows it. */
-export function toBranch(row: Selectable<BranchesTable>): Branch {
+export function toBranch(row: BranchRow): Branch {
   return {
     id: row.id,
     createdAt: iso(row.created_at),
@@ -26,7 +29,7 @@ export function toBranch(row: Selectable<BranchesTable>): Branch {
 }
 
 /** Row -> a department as the API shows it, with its branch. */
-export function toDepartment(row: Selectable<DepartmentsTable>, branch: Selectable<BranchesTable>): Department {
+export function toDepartment(row: DepartmentRow, branch: BranchRow): Department {
   return {
     id: row.id,
     createdAt: iso(row.created_at),
@@ -43,10 +46,7 @@ export function toDepartment(row: Selectable<DepartmentsTable>, branch: Selectab
  * hash). An executive manager has no department: its columns come back null.
  */
 export function staffQuery(scope: TenantScope) {
-  return scope.selectFrom('staff')
-    .leftJoin('departments', 'departments.id', 'staff.department_id')
-    .leftJoin('branches', 'branches.id', 'departments.branch_id')
-    .select([
+  return staffTables(scope).select([
       'staff.tenant_id', 'staff.id', 'staff.created_at', 'staff.updated_at', 'staff.email', 'staff.phone_number',
       'staff.first_name', 'staff.other_names', 'staff.last_name', 'staff.is_active', 'staff.type', 'staff.job_title',
       'staff.position', 'staff.address', 'staff.staff_no', 'staff.gender', 'staff.date_of_birth', 'staff.department_id',
@@ -58,17 +58,24 @@ export function staffQuery(scope: TenantScope) {
     ]);
 }
 
+/** Staff members joined to their department and its branch, nothing selected yet (for counting a filtered list). */
+export function staffTables(scope: TenantScope) {
+  return scope.selectFrom('staff')
+    .leftJoin('departments', 'departments.id', 'staff.department_id')
+    .leftJoin('branches', 'branches.id', 'departments.branch_id');
+}
+
 export type StaffViewRow = InferResult<ReturnType<typeof staffQuery>>[number];
 
 /** The department (with its branch) of a row of `staffQuery`, or null for an executive manager. */
 function departmentOf(row: StaffViewRow): Department | null {
   if (row.department_id === null || row.department_branch_id === null) return null;
   const branch = {
-    tenant_id: row.tenant_id, id: row.department_branch_id, name: row.branch_name!, address: row.branch_address,
+    id: row.department_branch_id, name: row.branch_name!, address: row.branch_address,
     description: row.branch_description, created_at: row.branch_created_at!, updated_at: row.branch_updated_at!,
   };
   return toDepartment({
-    tenant_id: row.tenant_id, id: row.department_id, branch_id: row.department_branch_id, name: row.department_name!,
+    id: row.department_id, branch_id: row.department_branch_id, name: row.department_name!,
     description: row.department_description, created_at: row.department_created_at!, updated_at: row.department_updated_at!,
   }, branch);
 }

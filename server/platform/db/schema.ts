@@ -628,6 +628,8 @@ export interface BranchesTable {
   name: string;
   address: string | null;
   description: string | null;
+  created_by_staff_id: string | null;
+  updated_by_staff_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -638,6 +640,8 @@ export interface DepartmentsTable {
   branch_id: string;
   name: string;
   description: string | null;
+  created_by_staff_id: string | null;
+  updated_by_staff_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -667,6 +671,8 @@ export interface StaffTable {
   /** Bumped when the password changes or the staff member is deactivated: older tokens stop working. */
   session_version: Generated<number>;
   created_by_staff_id: string | null;
+  /** Who last changed the row (null until a staff member does). */
+  updated_by_staff_id: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

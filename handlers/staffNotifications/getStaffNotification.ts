@@ -1,0 +1,7 @@
+import { staffId } from '../../server/platform/actor.js';
+import type { Handler } from '../types.js';
+import { ownNotification, staffInbox } from '../../server/domain/accounts/inbox.js';
+
+/** One of the staff member's notifications; anyone else's is not found. */
+export const getStaffNotification: Handler<'getStaffNotification'> = async (ctx, req) =>
+  ({ data: await ownNotification(ctx.scope, staffInbox(staffId(ctx)), req.params.notificationId) });

@@ -1,0 +1,6 @@
+import { deleteStaffNotification } from './deleteStaffNotification.js';
+import { getStaffNotification } from './getStaffNotification.js';
+import { listStaffNotifications } from './listStaffNotifications.js';
+import { updateStaffNotificationStatus } from './updateStaffNotificationStatus.js';
+
+export const staffNotificationHandlers = { listStaffNotifications, getStaffNotification, updateStaffNotificationStatus, deleteStaffNotification };

@@ -1,0 +1,199 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { components } from '../../../generated/api.js';
+import type { StaffCaller } from '../../platform/actor.js';
+import { hashPassword } from '../../platform/auth/passwords.js';
+import type { HandlerContext } from '../../platform/context.js';
+import { violatedUniqueConstraint } from '../../platform/db/errors.js';
+import type { StaffPosition } from '../../platform/db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { pageOf } from '../../platform/pagination.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { issueCode, retireCodes } from '../accounts/codes.js';
+import { staffAccounts } from './account.js';
+import { departmentForStaff } from './organisation.js';
+import { staffInReach } from './reach.js';
+import { staffQuery, staffTables, toStaff, type Staff } from './view.js';
+
+/**
+ * Staff members as managers see them: listed and read within the caller's reach (`staffInReach`:
+ * their department, their branch or the whole company), added, changed, deactivated and activated
+ * by managers. An executive manager manages everyone; a branch manager (reach `BRANCH`) the staff
+ * of their own branch below branch manager, in their branch's departments. Nobody deactivates
+ * themselves or changes their own position. Every change records who made it and when.
+ */
+
+type Schemas = components['schemas'];
+type StaffListQuery = {
+  page?: number; limit?: number; departmentId?: string; branchId?: string; position?: StaffPosition;
+  type?: Schemas['StaffType']; isActive?: boolean; search?: string;
+};
+
+/** The positions a branch manager may give and manage: below their own. */
+const BELOW_BRANCH_MANAGER: readonly StaffPosition[] = ['LEVEL_OFFICER', 'HEAD_OF_DEPARTMENT'];
+
+const UNIQUE_FIELDS: Record<string, { field: string; code: string }> = {
+  staff_tenant_email_key: { field: 'body.email', code: 'EMAIL_TAKEN' },
+  staff_tenant_phone_key: { field: 'body.phoneNumber', code: 'PHONE_NUMBER_TAKEN' },
+  staff_tenant_staff_no_key: { field: 'body.staffNo', code: 'STAFF_NO_TAKEN' },
+};
+
+/** A unique email, phone number or staff number taken by another staff member: 409 naming the field. */
+function takenField(error: unknown) {
+  const taken = UNIQUE_FIELDS[violatedUniqueConstraint(error) ?? ''];
+  return taken ? conflict(`${taken.field} already belongs to another staff member`, taken.code) : undefined;
+}
+
+const departmentRequired = () => badRequest('body.departmentId is required unless body.position is EXECUTIVE_MANAGER');
+
+/** `%` and `_` typed by the caller match themselves. */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of the staff the caller reaches, by last and first name, filtered as asked. */
+export async function staffPage(scope: TenantScope, by: StaffCaller, query: StaffListQuery) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? 100;
+  const conditions: RawBuilder<boolean>[] = [staffInReach('staff.id', by)];
+  if (query.departmentId !== undefined) conditions.push(sql<boolean>`staff.department_id = ${query.departmentId}`);
+  if (query.branchId !== undefined) conditions.push(sql<boolean>`departments.branch_id = ${query.branchId}`);
+  if (query.position !== undefined) conditions.push(sql<boolean>`staff.position = ${query.position}`);
+  if (query.type !== undefined) conditions.push(sql<boolean>`staff.type = ${query.type}`);
+  if (query.isActive !== undefined) conditions.push(sql<boolean>`staff.is_active = ${query.isActive}`);
+  if (query.search !== undefined) {
+    const pattern = likePattern(query.search.trim());
+    conditions.push(sql<boolean>`(lower(concat_ws(' ', staff.first_name, staff.other_names, staff.last_name)) like ${pattern} or lower(staff.email) like ${pattern})`);
+  }
+  const where = sql.join(conditions, sql` and `);
+  const { offset, paginator } = await pageOf(staffTables(scope).where(sql<boolean>`${where}`), page, limit);
+  const rows = await staffQuery(scope).where(sql<boolean>`${where}`)
+    .orderBy('staff.last_name').orderBy('staff.first_name').orderBy('staff.id')
+    .limit(limit).offset(offset).execute();
+  return { data: rows.map(toStaff), paginator };
+}
+
+async function memberRow(scope: TenantScope, by: StaffCaller, id: string) {
+  const row = await staffQuery(scope).where('staff.id', '=', id).where(staffInReach('staff.id', by)).executeTakeFirst();
+  if (!row) throw notFound('Staff member');
+  return row;
+}
+
+/** A staff member the caller reaches; anyone else is not found. */
+export async function findStaffMember(scope: TenantScope, by: StaffCaller, id: string): Promise<Staff> {
+  return toStaff(await memberRow(scope, by, id));
+}
+
+/** A branch manager may give only positions below their own. */
+function checkPositionGiven(by: StaffCaller, position: StaffPosition) {
+  if (by.reach !== 'TENANT' && !BELOW_BRANCH_MANAGER.includes(position)) {
+    throw forbidden(`A ${by.position} may not make anyone a ${position} (body.position): only an executive manager may`, 'NOT_PERMITTED');
+  }
+}
+
+/** A branch manager may manage only staff below their own position (and change themselves). */
+function checkManages(by: StaffCaller, target: { id: string; position: StaffPosition }) {
+  if (by.reach !== 'TENANT' && target.id !== by.staffId && !BELOW_BRANCH_MANAGER.includes(target.position)) {
+    throw forbidden(`A ${by.position} may not manage a ${target.position}: only an executive manager may`, 'NOT_PERMITTED');
+  }
+}
+
+/**
+ * Adds a staff member. With a password they can log in at once; without one they are sent a reset
+ * code (the staff reset code, by email) to set their own through `POST /staff/auth/password/reset`.
+ */
+export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, body: Schemas['StaffMemberInput']): Promise<Staff> {
+  const now = ctx.clock.now();
+  checkPositionGiven(by, body.position);
+  if (body.position !== 'EXECUTIVE_MANAGER' && body.departmentId === undefined) throw departmentRequired();
+  if (body.departmentId !== undefined) await departmentForStaff(ctx.scope, by, body.departmentId);
+  const passwordHash = body.password !== undefined ? await hashPassword(body.password) : null;
+  try {
+    return await ctx.scope.transaction(async (scope) => {
+      const row = await scope.insertInto('staff', {
+        email: body.email.trim(), phone_number: body.phoneNumber ?? null, first_name: body.firstName,
+        other_names: body.otherNames ?? null, last_name: body.lastName, type: body.type ?? 'NORMAL_STAFF',
+        job_title: body.jobTitle ?? null, position: body.position, address: body.address ?? null, staff_no: body.staffNo ?? null,
+        gender: body.gender ?? null, date_of_birth: body.dateOfBirth ?? null, department_id: body.departmentId ?? null,
+        password_hash: passwordHash, created_by_staff_id: by.staffId, updated_by_staff_id: by.staffId, created_at: now, updated_at: now,
+      }).returning(['id', 'email']).executeTakeFirstOrThrow();
+      if (passwordHash === null) {
+        await issueCode({ ...ctx, scope }, row.id, staffAccounts.resetCode, now, (code) => ({
+          channel: 'email', recipient: row.email, template: 'staff-welcome', subject: `Your ${ctx.tenant.name} staff account`,
+          body: `A ${ctx.tenant.name} staff account was opened for you. Your password set-up code is ${code} `
+            + '(POST /staff/auth/password/reset, with your email as the username). It expires in 15 minutes; '
+            + 'ask for a new one with POST /staff/auth/password/request-reset.',
+        }));
+      }
+      return toStaff(await staffQuery(scope).where('staff.id', '=', row.id).executeTakeFirstOrThrow());
+    });
+  } catch (error) {
+    throw takenField(error) ?? error;
+  }
+}
+
+/** Changes a staff member the caller manages; fields left out stay, nullable ones sent as null are cleared. */
+export async function updateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string, body: Schemas['StaffMemberUpdate']): Promise<Staff> {
+  const target = await memberRow(ctx.scope, by, id);
+  checkManages(by, target);
+  if (body.position !== undefined && body.position !== target.position) {
+    if (id === by.staffId) throw forbidden('Nobody may change their own position (body.position): ask a manager above you', 'OWN_ACCOUNT');
+    checkPositionGiven(by, body.position);
+  }
+  const position = body.position ?? target.position;
+  const departmentId = body.departmentId !== undefined ? body.departmentId : target.department_id;
+  if (position !== 'EXECUTIVE_MANAGER' && departmentId === null) throw departmentRequired();
+  if (body.departmentId !== undefined && body.departmentId !== null && body.departmentId !== target.department_id) {
+    await departmentForStaff(ctx.scope, by, body.departmentId);
+  }
+  const given = <K extends keyof typeof body>(key: K) => body[key] !== undefined;
+  try {
+    await ctx.scope.updateTable('staff')
+      .set({
+        ...(given('email') && { email: body.email!.trim() }),
+        ...(given('phoneNumber') && { phone_number: body.phoneNumber }),
+        ...(given('firstName') && { first_name: body.firstName }),
+        ...(given('otherNames') && { other_names: body.otherNames }),
+        ...(given('lastName') && { last_name: body.lastName }),
+        ...(given('type') && { type: body.type }),
+        ...(given('jobTitle') && { job_title: body.jobTitle }),
+        ...(given('position') && { position: body.position }),
+        ...(given('address') && { address: body.address }),
+        ...(given('staffNo') && { staff_no: body.staffNo }),
+        ...(given('gender') && { gender: body.gender }),
+        ...(given('dateOfBirth') && { date_of_birth: body.dateOfBirth }),
+        ...(given('departmentId') && { department_id: body.departmentId }),
+        updated_by_staff_id: by.staffId, updated_at: ctx.clock.now(),
+      })
+      .where('id', '=', id).execute();
+  } catch (error) {
+    throw takenField(error) ?? error;
+  }
+  return toStaff(await staffQuery(ctx.scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
+}
+
+/**
+ * Deactivates a staff member the caller manages: they cannot log in, every token they hold stops
+ * at once (the session version moves on) and their live reset codes are retired, in one
+ * transaction. Nobody deactivates themselves; an inactive member stays as they are.
+ */
+export async function deactivateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string): Promise<Staff> {
+  const target = await memberRow(ctx.scope, by, id);
+  if (id === by.staffId) throw forbidden('Nobody may deactivate themselves: ask another manager', 'OWN_ACCOUNT');
+  checkManages(by, target);
+  const now = ctx.clock.now();
+  return ctx.scope.transaction(async (scope) => {
+    const changed = await scope.updateTable('staff')
+      .set({ is_active: false, session_version: sql`session_version + 1`, updated_by_staff_id: by.staffId, updated_at: now })
+      .where('id', '=', id).where('is_active', '=', true).executeTakeFirst();
+    if (changed.numUpdatedRows > 0n) await retireCodes(scope, id, staffAccounts.resetCode, now);
+    return toStaff(await staffQuery(scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
+  });
+}
+
+/** Lets a deactivated staff member the caller manages log in again; their old tokens stay retired. */
+export async function activateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string): Promise<Staff> {
+  const target = await memberRow(ctx.scope, by, id);
+  checkManages(by, target);
+  await ctx.scope.updateTable('staff')
+    .set({ is_active: true, updated_by_staff_id: by.staffId, updated_at: ctx.clock.now() })
+    .where('id', '=', id).where('is_active', '=', false).execute();
+  return toStaff(await staffQuery(ctx.scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
+}
