@@ -46,6 +46,7 @@ const SECTIONS: Section[] = [
   { label: 'Direct debits', folders: ['direct_debits'] },
   { label: 'Reference data', folders: ['Insurers', 'countries', 'currencies', 'companies'] },
   { label: 'Staff', folders: ['staff'], children: [{ label: 'Staff authorization', folders: ['staff/auth'] }] },
+  { label: 'Platform operator', folders: ['operator'] },
   { label: 'System', folders: ['system'] },
 ];
 
