@@ -225,8 +225,8 @@ export interface paths {
         /**
          * Update a company
          * @description Changes a company's fields, with the same bounds as creating it: only the fields sent change,
-         *     and a nullable one sent as `null` is cleared (`firebaseConfig: null` turns Firebase login off,
-         *     unless the company had a Firebase project before the operator set one). The company's
+         *     and a nullable one sent as `null` is cleared (`firebaseConfig: null` turns the clients'
+         *     Firebase login off). The company's
          *     `firebaseConfig.projectId` is the project its clients' Firebase ID tokens must be issued for.
          *     A taken `identifier`, `subdomain` or `dbName` answers 409 naming the field. Needs the
          *     `Operator-Key`; `npm run company:update` does the same from a shell.
