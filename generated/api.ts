@@ -8607,6 +8607,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["OperatorUnauthorized"];
             409: components["responses"]["CompanyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
@@ -8673,6 +8674,7 @@ export interface operations {
             401: components["responses"]["OperatorUnauthorized"];
             404: components["responses"]["CompanyNotFound"];
             409: components["responses"]["CompanyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
@@ -8768,6 +8770,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["OperatorUnauthorized"];
             404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
