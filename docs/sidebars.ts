@@ -46,6 +46,7 @@ const SECTIONS: Section[] = [
   { label: 'Direct debits', folders: ['direct_debits'] },
   { label: 'Reference data', folders: ['Insurers', 'countries', 'currencies', 'companies'] },
   { label: 'Staff', folders: ['staff'], children: [{ label: 'Staff authorization', folders: ['staff/auth'] }, { label: 'Selling for clients', folders: ['staff/sales'] }, { label: 'Payments', folders: ['staff/payments'] }, { label: 'Claims', folders: ['staff/claims'] }] },
+  { label: 'Platform operator', folders: ['operator'] },
   { label: 'System', folders: ['system'] },
 ];
 

@@ -699,6 +699,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the platform's companies
+         * @description Every company on the platform as the operator sees it (with identifier, SMS sender id,
+         *     database name and Firebase project), ordered by name and paged with `limit` and `page`.
+         *     Filters combine with AND. Needs the `Operator-Key`.
+         */
+        get: operations["listOperatorCompanies"];
+        put?: never;
+        /**
+         * Create a company
+         * @description Creates a company (insurer, broker, micro-insurer, digital agent or agent: a new tenant), its
+         *     first staff member, an EXECUTIVE_MANAGER (NORMAL_STAFF, no department), and its first
+         *     `Api-Key`, all in one transaction: nothing is written unless everything is.
+         *
+         *     The answer carries the key in clear, **shown only this once** (it is stored as a hash). The
+         *     executive manager logs in with `POST /staff/auth/login` and that key. Without
+         *     `executiveManager.password` they are sent a code by email to set a password with
+         *     `POST /staff/auth/password/reset` (`passwordSetCodeSent: true`).
+         *
+         *     Only the platform operator makes this call, with the `Operator-Key` header (the
+         *     `OPERATOR_KEY` of the server's configuration); an `Api-Key` or a bearer token does not stand
+         *     in for it. `npm run company:create` does the same from a shell.
+         *
+         *     `identifier`, `subdomain` and `dbName` are unique on the platform: a taken one answers 409
+         *     naming the field.
+         */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/companies/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a company
+         * @description One company as the operator sees it. Needs the `Operator-Key`.
+         */
+        get: operations["getOperatorCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a company
+         * @description Changes a company's fields, with the same bounds as creating it: only the fields sent change,
+         *     and a nullable one sent as `null` is cleared (`firebaseConfig: null` turns the clients'
+         *     Firebase login off). The company's
+         *     `firebaseConfig.projectId` is the project its clients' Firebase ID tokens must be issued for.
+         *     A taken `identifier`, `subdomain` or `dbName` answers 409 naming the field. Needs the
+         *     `Operator-Key`; `npm run company:update` does the same from a shell.
+         */
+        patch: operations["updateOperatorCompany"];
+        trace?: never;
+    };
+    "/operator/companies/{companyId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a company's logo
+         * @description Sets (or replaces) the company's logo: `multipart/form-data` with one file part named `logo`,
+         *
+         *     ```sh
+         *     curl -X PUT -H "Operator-Key: $OPERATOR_KEY" -F logo=@logo.png \
+         *       http://localhost:3000/api/v1/operator/companies/$COMPANY_ID/logo
+         *     ```
+         *
+         *     **Allowed types:** JPEG, PNG and WebP, read from the file's first bytes (the part's
+         *     `Content-Type` and the file's name are ignored). **Limit:** 1 MiB; larger answers 413.
+         *     The company's `logo` is then where the image is served, `GET /companies/{companyId}/logo`.
+         *     Needs the `Operator-Key`.
+         */
+        put: operations["uploadCompanyLogo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/companies/{companyId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an Api-Key for a company
+         * @description Gives the company's application a new `Api-Key`, answered in clear **only this once** (it is
+         *     stored as a hash). With `DELETE .../api-keys/{apiKeyId}` this rotates keys: create the new
+         *     one, move the application to it, then revoke the old one. Needs the `Operator-Key`.
+         */
+        post: operations["createCompanyApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/companies/{companyId}/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The Api-Key's id, as creating it answered. Not a UUID answers 400.
+                 * @example 0b6a3d2e-1c4f-4e8a-9b7d-5f3e2a1c0d9b
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a company's Api-Key
+         * @description Revokes one of the company's Api-Keys: every call with it answers 401 from now on (tokens
+         *     signed in through it keep working with the company's other keys). Revoking a revoked key
+         *     changes nothing. A key of another company answers 404. Needs the `Operator-Key`.
+         */
+        delete: operations["revokeCompanyApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/companies/{companyId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a company's logo
+         * @description The company's logo image, as the operator uploaded it (JPEG, PNG or WebP), for apps and pages
+         *     to show. Logos are public branding: the call needs no credentials, so an `<img>` can load it.
+         *     A company without a logo answers 404.
+         */
+        get: operations["getCompanyLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -6152,6 +6352,277 @@ export interface components {
              */
             departmentId?: string | null;
         };
+        /**
+         * @description What a company does in distribution.
+         * @example INSURER
+         * @enum {string}
+         */
+        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
+        /**
+         * @description The line of business a company is licensed for.
+         * @example NON_LIFE
+         * @enum {string}
+         */
+        CompanyKind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
+        /** @description The company's Firebase project as the operator sees it; the private key itself is never answered. */
+        FirebaseConfigView: {
+            /** @example goldcoast-general-app */
+            projectId: string;
+            /** @example https://goldcoast-general-app.firebaseio.com */
+            databaseUrl: string | null;
+            /** @example firebase-adminsdk@goldcoast-general-app.iam.gserviceaccount.com */
+            clientEmail: string | null;
+            /**
+             * @description Whether a private key is stored.
+             * @example true
+             */
+            privateKeySet: boolean;
+        };
+        /** @description A company as the platform operator sees it. The database URI and Firebase private key are never answered, only whether they are set. */
+        OperatorCompany: {
+            /**
+             * Format: uuid
+             * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-30T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-30T09:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            /** @example GCGI-2026 */
+            identifier: string;
+            /** @example info@goldcoast-general.example */
+            email: string;
+            type: components["schemas"]["CompanyType"];
+            kind: components["schemas"]["CompanyKind"];
+            /** @example GCGI */
+            shortName: string;
+            /** @example General (non-life) insurer. */
+            description: string | null;
+            /** @example #C9A227 */
+            primaryColor: string | null;
+            /** @example GOLDCOAST */
+            smsSenderId: string | null;
+            /** @example goldcoast */
+            subdomain: string;
+            /** @example goldcoast_general */
+            dbName: string | null;
+            /**
+             * Format: uri
+             * @description Where the logo is served (`GET /companies/{companyId}/logo`), or null when none was uploaded.
+             * @example null
+             */
+            logo: string | null;
+            /** @example 5 Liberation Road, Accra */
+            address: string | null;
+            /** @example GH */
+            country: string | null;
+            /**
+             * @description Whether a database URI is stored.
+             * @example false
+             */
+            databaseUriSet: boolean;
+            firebaseConfig: components["schemas"]["FirebaseConfigView"] | null;
+        };
+        /** @description One page of the platform's companies, ordered by name. */
+        OperatorCompanyPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["OperatorCompany"][];
+        };
+        /**
+         * @description The company's Firebase project, whose ID tokens its clients log in with
+         *     (`POST /auth/login` with `firebaseToken`): tokens must be issued for `projectId`. The service
+         *     account's `privateKey` is stored for the operator and never answered.
+         */
+        FirebaseConfig: {
+            /**
+             * @description The Firebase (Google Cloud) project id.
+             * @example goldcoast-general-app
+             */
+            projectId: string;
+            /**
+             * Format: uri
+             * @example https://goldcoast-general-app.firebaseio.com
+             */
+            databaseUrl?: string;
+            /**
+             * Format: email
+             * @example firebase-adminsdk@goldcoast-general-app.iam.gserviceaccount.com
+             */
+            clientEmail?: string;
+            /**
+             * @description The service account's PEM private key; never answered.
+             * @example -----BEGIN PRIVATE KEY-----
+             *     MIIE...
+             *     -----END PRIVATE KEY-----
+             */
+            privateKey?: string;
+        };
+        /** @description The fields of a company the platform operator sets, with the seed's bounds. Shared by create (which requires some) and update. */
+        CompanyFields: {
+            /** @example Gold Coast General Insurance */
+            name?: string;
+            /**
+             * @description The company's own identifier (a licence or registration code); unique on the platform.
+             * @example GCGI-2026
+             */
+            identifier?: string;
+            /**
+             * Format: email
+             * @example info@goldcoast-general.example
+             */
+            email?: string;
+            type?: components["schemas"]["CompanyType"];
+            kind?: components["schemas"]["CompanyKind"];
+            /** @example GCGI */
+            shortName?: string;
+            /** @example General (non-life) insurer: motor, property, engineering, marine and liability lines. */
+            description?: string | null;
+            /**
+             * @description Brand colour as a CSS hex colour.
+             * @example #C9A227
+             */
+            primaryColor?: string | null;
+            /**
+             * @description The sender name SMS messages show (at most 11 characters).
+             * @example GOLDCOAST
+             */
+            smsSenderId?: string | null;
+            /**
+             * @description Lower-case letters, digits and hyphens; unique on the platform.
+             * @example goldcoast
+             */
+            subdomain?: string;
+            /**
+             * @description The name of the company's database; unique on the platform.
+             * @example goldcoast_general
+             */
+            dbName?: string | null;
+            /**
+             * @description A connection string for the company's database; stored for the operator and never answered.
+             * @example postgres://goldcoast@db.internal:5432/goldcoast_general
+             */
+            databaseUri?: string | null;
+            firebaseConfig?: components["schemas"]["FirebaseConfig"] | null;
+            /** @example 5 Liberation Road, Accra */
+            address?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example GH
+             */
+            country?: string | null;
+        };
+        /**
+         * @description The company's first staff member: an EXECUTIVE_MANAGER (NORMAL_STAFF, no department), who then
+         *     builds the rest of the organisation. With `password` they can log in at once; without it they
+         *     are sent a code (by email) to set one through `POST /staff/auth/password/reset`.
+         */
+        ExecutiveManagerInput: {
+            /** @example Abena */
+            firstName: string;
+            /** @example Mensah */
+            lastName: string;
+            /**
+             * Format: email
+             * @example abena.mensah@goldcoast-general.example
+             */
+            email: string;
+            /** @example +233201234567 */
+            phoneNumber?: string;
+            /**
+             * Format: password
+             * @example Welcome-2026!
+             */
+            password?: string;
+        };
+        /**
+         * @description A new company with its first executive manager. Required: `name`, `identifier`, `email`, `type`,
+         *     `kind`, `shortName` and `executiveManager`. `subdomain` defaults to the identifier in lower case
+         *     with anything but letters and digits made a hyphen.
+         */
+        CompanyCreate: components["schemas"]["CompanyFields"] & {
+            executiveManager: components["schemas"]["ExecutiveManagerInput"];
+        };
+        /** @description An Api-Key of a company's application. `key` is the key itself, answered only once, when it is created; it is stored as a hash. */
+        CompanyApiKey: {
+            /**
+             * Format: uuid
+             * @example 0b6a3d2e-1c4f-4e8a-9b7d-5f3e2a1c0d9b
+             */
+            id: string;
+            /** @example production key */
+            name: string;
+            /**
+             * @description production on a production server, sandbox elsewhere.
+             * @example sandbox
+             * @enum {string}
+             */
+            mode: "sandbox" | "production";
+            /**
+             * @description The key's first 16 characters, to tell keys apart later.
+             * @example sk_sandbox_Q2x9v
+             */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-30T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The Api-Key in clear. Shown only this once; keep it safe.
+             * @example sk_sandbox_Q2x9vTn4hR1cYb7LmPz0aKsWfEoG3dJuXiV8yNq6BtM
+             */
+            key: string;
+        };
+        /**
+         * @description The new company, its executive manager and its first Api-Key (in clear, shown only this once).
+         *     `passwordSetCodeSent` says whether the manager was sent a code to set their password.
+         */
+        CompanyCreated: components["schemas"]["ApiResponse"] & {
+            data: {
+                company: components["schemas"]["OperatorCompany"];
+                executiveManager: components["schemas"]["Staff"];
+                apiKey: components["schemas"]["CompanyApiKey"];
+                /** @example false */
+                passwordSetCodeSent: boolean;
+            };
+        };
+        /** @description One company, as the operator sees it. */
+        OperatorCompanyResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["OperatorCompany"];
+        };
+        /**
+         * @description Changes to a company: only the fields sent change; a nullable field sent as `null` is cleared.
+         *     At least one field.
+         */
+        CompanyUpdate: components["schemas"]["CompanyFields"];
+        /** @description The logo, one file part named `logo`. */
+        CompanyLogoUpload: {
+            /**
+             * Format: binary
+             * @description A JPEG, PNG or WebP image of at most 1 MiB, judged by its bytes.
+             */
+            logo: string;
+        };
+        /** @description A new Api-Key for the company's application. */
+        CompanyApiKeyInput: {
+            /**
+             * @description What the key is for; defaults to "<mode> key".
+             * @example mobile app 2027
+             */
+            name?: string;
+        };
+        /** @description The new Api-Key, in clear this once. */
+        CompanyApiKeyResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["CompanyApiKey"];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
@@ -6446,12 +6917,6 @@ export interface components {
          * @enum {string}
          */
         InsurerType: "INSURER" | "MICRO_INSURER";
-        /**
-         * @description The line of business a company is licensed for.
-         * @example NON_LIFE
-         * @enum {string}
-         */
-        CompanyKind: "NON_LIFE" | "LIFE" | "HEALTH" | "PENSION";
         /** @description An insurer or micro-insurer that underwrites the policies sold through the platform. */
         Insurer: {
             /**
@@ -6594,12 +7059,6 @@ export interface components {
         CurrencyList: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Currency"][];
         };
-        /**
-         * @description What a company does in distribution.
-         * @example INSURER
-         * @enum {string}
-         */
-        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
         /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
         Company: {
             /**
@@ -8199,6 +8658,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Operator-Key` header is missing or wrong. An `Api-Key` or a bearer token does not stand in for it. */
+        OperatorUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another company already has this identifier, subdomain or database name; `message` names the field. */
+        CompanyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No company (or no Api-Key of that company) has this id. */
+        CompanyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -8555,6 +9041,16 @@ export interface components {
          * @example INSURER
          */
         CompanyTypeQuery: components["schemas"]["CompanyType"];
+        /**
+         * @description The company's id. Not a UUID answers 400.
+         * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+         */
+        CompanyId: string;
+        /**
+         * @description The Api-Key's id, as creating it answered. Not a UUID answers 400.
+         * @example 0b6a3d2e-1c4f-4e8a-9b7d-5f3e2a1c0d9b
+         */
+        ApiKeyId: string;
         /**
          * @description Only the company with exactly this email address, ignoring case.
          * @example info@goldcoast-general.example
@@ -10155,6 +10651,315 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listOperatorCompanies: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only companies whose name contains this text, ignoring case.
+                 * @example Gold Coast
+                 */
+                name?: components["parameters"]["CompanyNameQuery"];
+                /**
+                 * @description Only companies of this type.
+                 * @example INSURER
+                 */
+                type?: components["parameters"]["CompanyTypeQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of companies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorCompanyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyCreate"];
+            };
+        };
+        responses: {
+            /** @description The company, its executive manager and its first Api-Key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            409: components["responses"]["CompanyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOperatorCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorCompanyResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateOperatorCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The company as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorCompanyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
+            409: components["responses"]["CompanyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadCompanyLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CompanyLogoUpload"];
+            };
+        };
+        responses: {
+            /** @description The logo is stored; the company with its `logo` URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorCompanyResponse"];
+                };
+            };
+            /** @description The id is not a UUID, no `logo` file part was sent, another part was sent, the file is empty, or the multipart body is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
+            /** @description The logo is larger than 1 MiB (or the body larger than the upload limits). Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a JPEG, PNG or WebP image (by its bytes), or the body is not `multipart/form-data`. Nothing was stored. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCompanyApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CompanyApiKeyInput"];
+            };
+        };
+        responses: {
+            /** @description The new key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeCompanyApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+                /**
+                 * @description The Api-Key's id, as creating it answered. Not a UUID answers 400.
+                 * @example 0b6a3d2e-1c4f-4e8a-9b7d-5f3e2a1c0d9b
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCompanyLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo's bytes. */
+            200: {
+                headers: {
+                    /**
+                     * @description Logos may be cached for a short while.
+                     * @example public, max-age=300
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    /** @example <the bytes of logo.png> */
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            400: components["responses"]["BadId"];
+            404: components["responses"]["CompanyNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -7,6 +7,7 @@ import { directDebitHandlers } from './directDebits/index.js';
 import { documentHandlers } from './documents/index.js';
 import { invoiceHandlers } from './invoices/index.js';
 import { lookupHandlers } from './lookups/index.js';
+import { operatorHandlers } from './operator/index.js';
 import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
@@ -48,4 +49,5 @@ export const handlers = {
   ...staffClaimHandlers,
   ...staffNotificationHandlers,
   ...staffOrganisationHandlers,
+  ...operatorHandlers,
 } satisfies HandlerMap;

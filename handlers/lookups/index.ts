@@ -1,4 +1,5 @@
 import { aliasOf } from '../types.js';
+import { getCompanyLogo } from './getCompanyLogo.js';
 import { listCompanies } from './listCompanies.js';
 import { listCountries } from './listCountries.js';
 import { listCurrencies } from './listCurrencies.js';
@@ -13,6 +14,7 @@ export const lookupHandlers = {
   listCountries,
   listCurrencies,
   listCompanies,
+  getCompanyLogo,
   listCompaniesLegacy: aliasOf<'listCompaniesLegacy'>()(listCompanies),
   listVehicles,
   listVehiclesLegacy: aliasOf<'listVehiclesLegacy'>()(listVehicles),

@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../platform/config.js';
@@ -41,12 +42,29 @@ async function tenantFromApiKey(services: Services, request: FastifyRequest): Pr
   if (!key) throw unauthorized('The Api-Key header is required', 'MISSING_API_KEY');
   const row = await services.db.selectFrom('api_keys')
     .innerJoin('companies', 'companies.id', 'api_keys.tenant_id')
-    .select(['companies.id', 'companies.name', 'companies.subdomain', 'companies.firebase_project_id', 'api_keys.mode'])
+    // The project of the company's Firebase config (set by the platform operator) is the one its
+    // clients' Firebase ID tokens must be issued for; a company without one keeps its older project.
+    .select((eb) => ['companies.id', 'companies.name', 'companies.subdomain', 'api_keys.mode',
+      eb.fn.coalesce(eb.ref('companies.firebase_config', '->>').key('projectId'), eb.ref('companies.firebase_project_id')).as('firebase_project_id')])
     .where('api_keys.key_hash', '=', hashApiKey(key))
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) throw unauthorized('The Api-Key is not valid', 'INVALID_API_KEY');
   return { id: row.id, name: row.name, subdomain: row.subdomain, firebaseProjectId: row.firebase_project_id, apiKeyMode: row.mode };
+}
+
+/** A digest of a key, so comparing two takes the same time whatever their lengths and contents. */
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * `operatorKey`: the platform operator's `Operator-Key` header against the configured key, in
+ * constant time. Nothing else (an Api-Key, a bearer token) stands in for it.
+ */
+export function checkOperatorKey(services: Services, request: FastifyRequest): void {
+  const header = request.headers['operator-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key) throw unauthorized('The Operator-Key header is required', 'MISSING_OPERATOR_KEY');
+  if (!timingSafeEqual(digest(key), digest(services.config.operatorKey))) throw unauthorized('The Operator-Key is not valid', 'INVALID_OPERATOR_KEY');
 }
 
 const invalidToken = () => unauthorized('The access token is invalid, expired or revoked', 'INVALID_TOKEN');
@@ -123,15 +141,19 @@ const WRONG_KIND = {
  * The route's security, checked in `onRequest`: before the body is parsed or validated, so an
  * anonymous caller learns nothing about a schema. Requirements name `apiKey`, with `bearerAuth`
  * beside it for a signed-in client or `staffAuth` for a staff member (a valid token of the other
- * kind is 403; a staff member the permission table does not let make the call is 403); the payment
+ * kind is 403; a staff member the permission table does not let make the call is 403); the platform
+ * operator's calls name `operatorKey` alone (`checkOperatorKey`); the payment
  * providers' webhook names `webhookSignature` instead, which needs the body and is checked once it
  * is read (`webhookSignatureCheck`).
  */
 export function securityHook(services: Services, operation: OperationMeta) {
   const requirements = operation.security;
   const needsApiKey = requirements.length > 0 && requirements.every((requirement) => 'apiKey' in requirement);
+  const needsOperatorKey = requirements.length > 0 && requirements.every((requirement) => 'operatorKey' in requirement);
   const tokenKind = needsApiKey ? tokenKindOf(requirements) : undefined;
   return async (request: FastifyRequest) => {
+    // The platform operator's calls name no tenant and no caller within one.
+    if (needsOperatorKey) return checkOperatorKey(services, request);
     if (!needsApiKey) return;
     const tenant = await tenantFromApiKey(services, request);
     let actor: Actor = { kind: 'anonymous' };
@@ -168,7 +190,7 @@ export const security = fp(async (app, { config }: { config: Config }) => {
   await app.register(helmet, { global: true });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? true : config.corsOrigins,
-    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key', 'Operator-Key'],
     exposedHeaders: ['Retry-After', 'Content-Disposition', 'X-Content-SHA256'],
     maxAge: 600,
   });

@@ -21,6 +21,11 @@ export interface Config {
   paymentProvider: 'sandbox';
   /** Signs and verifies the payment provider's webhooks (HMAC-SHA256). */
   paymentWebhookSecret: string;
+  /**
+   * The platform operator's credential (`Operator-Key` header of the `/operator/...` calls, which
+   * create and change companies). Required in production; a documented sandbox key otherwise.
+   */
+  operatorKey: string;
   jwtSecret: string;
   /** Access token lifetime. */
   jwtTtlSeconds: number;
@@ -48,6 +53,12 @@ export interface Config {
 }
 
 export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
+
+/** The operator key outside production when OPERATOR_KEY is unset: documented, so never a secret. */
+export const DEFAULT_SANDBOX_OPERATOR_KEY = 'op_sandbox_coverline_00000000000000000000';
+
+/** Shortest OPERATOR_KEY accepted: it guards every tenant, so it must not be guessable. */
+export const MIN_OPERATOR_KEY_LENGTH = 32;
 
 function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const raw = env[name];
@@ -87,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: signingSecret,
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', 3000, env)}`).replace(/\/+$/, ''),
     ...payments(env, production, signingSecret),
+    operatorKey: operatorKey(env, production),
     jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
     corsOrigins: !cors || cors === '*' ? '*' : cors.split(',').map((o) => o.trim()).filter(Boolean),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
@@ -115,6 +127,18 @@ function payments(env: NodeJS.ProcessEnv, production: boolean, signingSecret: st
     paymentProvider: provider as 'sandbox',
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET || createHmac('sha256', signingSecret).update('sandbox payment webhooks').digest('hex'),
   };
+}
+
+/**
+ * The platform operator's key. Production must set its own (a deployment must not take the
+ * documented sandbox key by default); elsewhere the sandbox key lets a developer try the calls.
+ */
+function operatorKey(env: NodeJS.ProcessEnv, production: boolean): string {
+  const key = env.OPERATOR_KEY;
+  if (production && !key) throw new Error('OPERATOR_KEY is required when NODE_ENV=production');
+  if (key && key.length < MIN_OPERATOR_KEY_LENGTH) throw new Error(`OPERATOR_KEY must be at least ${MIN_OPERATOR_KEY_LENGTH} characters`);
+  if (production && key === DEFAULT_SANDBOX_OPERATOR_KEY) throw new Error('OPERATOR_KEY must not be the documented sandbox key when NODE_ENV=production');
+  return key || DEFAULT_SANDBOX_OPERATOR_KEY;
 }
 
 /** Document storage settings; S3 needs a bucket, so a missing one fails at start, not at the first upload. */

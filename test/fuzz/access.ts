@@ -72,11 +72,12 @@ export interface IdOperation {
 }
 
 /**
- * The operations the client matrix judges: everything but staff calls. Its parties are clients,
- * and tenant 2 has no staff yet; staff calls are checked for another tenant's key below
- * (`checkKeyTokenMismatch`) and for token kinds in test/http/staff-auth.test.ts.
+ * The operations the client matrix judges: everything but staff calls and the platform operator's.
+ * Its parties are clients, and tenant 2 has no staff yet; staff calls are checked for another
+ * tenant's key below (`checkKeyTokenMismatch`) and for token kinds in test/http/staff-auth.test.ts.
+ * The operator's calls belong to no tenant: the matrix checks that no tenant credential opens them.
  */
-const clientSide = (ctx: FuzzContext) => ctx.ops.filter((op) => op.security !== 'staff');
+const clientSide = (ctx: FuzzContext) => ctx.ops.filter((op) => op.security !== 'staff' && op.security !== 'operator');
 
 /** Every operation that takes an id: a path parameter, or a body field named like `*Id`. */
 export function idTakingOperations(ctx: FuzzContext): IdOperation[] {

@@ -10,7 +10,8 @@ import type { Validators } from './validators.js';
  */
 
 /** Which credentials a request carries. */
-export type Auth = 'client' | 'noKey' | 'badKey' | 'noToken' | 'badToken' | 'garbageToken';
+/** `apiKeyInstead`: on an operator call, the tenant's Api-Key and a client's token in place of the Operator-Key. */
+export type Auth = 'client' | 'noKey' | 'badKey' | 'noToken' | 'badToken' | 'garbageToken' | 'apiKeyInstead';
 
 /**
  * What the oracle expects beyond the rules every answer obeys:
@@ -449,7 +450,11 @@ export class RequestPlanner {
     // 1. Credentials.
     const probes: FuzzRequest[] = [];
     if (op.security === 'public') probes.push(this.request({ category: 'auth', label: 'no Api-Key on a public operation', expect: 'authorized', auth: 'noKey' }, base));
-    else {
+    else if (op.security === 'operator') {
+      probes.push(this.request({ category: 'auth', label: 'no Operator-Key', expect: 'unauthorized', auth: 'noKey' }, base));
+      probes.push(this.request({ category: 'auth', label: 'a wrong Operator-Key', expect: 'unauthorized', auth: 'badKey' }, base));
+      probes.push(this.request({ category: 'auth', label: "a tenant's Api-Key and a client token instead of the Operator-Key", expect: 'unauthorized', auth: 'apiKeyInstead' }, base));
+    } else {
       probes.push(this.request({ category: 'auth', label: 'no Api-Key', expect: 'unauthorized', auth: 'noKey' }, base));
       probes.push(this.request({ category: 'auth', label: 'an unknown Api-Key', expect: 'unauthorized', auth: 'badKey' }, base));
     }

@@ -24,6 +24,16 @@ export function buildUrl(doc: Json, route: string, params: Record<string, string
 export function authHeaders(op: Operation, auth: FuzzRequest['auth'], target: Target, client: Client | undefined, apiKey?: string): Record<string, string> {
   const headers: Record<string, string> = {};
   const key = apiKey ?? client?.apiKey ?? target.apiKey;
+  if (op.security === 'operator') {
+    // The operator's calls take the Operator-Key and nothing else.
+    if (auth === 'client') headers['operator-key'] = target.operatorKey ?? '';
+    else if (auth === 'badKey') headers['operator-key'] = 'op_fuzz_not_the_operator_key_0000000000000';
+    else if (auth === 'apiKeyInstead') {
+      headers['api-key'] = key;
+      if (client) headers.authorization = `Bearer ${client.token}`;
+    }
+    return headers;
+  }
   const bearer = op.security === 'bearer' || op.security === 'staff';
   switch (auth) {
     case 'client':
@@ -98,6 +108,7 @@ export function describeHeaders(headers: Record<string, string>, target: Target,
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name === 'api-key') out[name] = value === target.apiKey ? '<tenant 1 Api-Key>' : value === target.otherApiKey ? '<tenant 2 Api-Key>' : value;
+    else if (name === 'operator-key') out[name] = value === target.operatorKey ? '<the Operator-Key>' : value;
     else if (name === 'authorization') {
       out[name] = client && value === `Bearer ${client.token}` ? 'Bearer <the client\'s access token>'
         : value.length > 40 ? 'Bearer <a JWT signed with another secret>' : value;

@@ -40,8 +40,11 @@ export interface Operation {
   /** The path as the spec writes it (`/policies/{policyId}`). */
   path: string;
   tags: string[];
-  /** public: `security: []`; apiKey: the Api-Key only; bearer: the Api-Key and a client token; staff: the Api-Key and a staff token. */
-  security: 'public' | 'apiKey' | 'bearer' | 'staff';
+  /**
+   * public: `security: []`; apiKey: the Api-Key only; bearer: the Api-Key and a client token; staff: the Api-Key and a staff token;
+   * operator: the platform operator's Operator-Key alone.
+   */
+  security: 'public' | 'apiKey' | 'bearer' | 'staff' | 'operator';
   parameters: Parameter[];
   requestBody?: { required: boolean; contentTypes: string[]; schema?: Json; examples: unknown[] };
   responses: Record<string, ResponseSpec>;
@@ -137,6 +140,7 @@ export function operations(doc: Json = loadSpec()): Operation[] {
       const security: Json[] = op.security ?? doc.security ?? [];
       const kind = security.length === 0 || security.some((req: Json) => Object.keys(req).length === 0)
         ? 'public'
+        : security.every((req: Json) => 'operatorKey' in req) ? 'operator'
         : security.every((req: Json) => 'bearerAuth' in req) ? 'bearer'
           : security.every((req: Json) => 'staffAuth' in req) ? 'staff' : 'apiKey';
       const body = op.requestBody ? resolveRef(doc, op.requestBody) : undefined;

@@ -22,6 +22,8 @@ export interface Target {
   apiKey: string;
   /** Tenant 2's Api-Key. */
   otherApiKey: string;
+  /** The platform operator's key, for the operator's calls (`operatorKey`); a target without them has none. */
+  operatorKey?: string;
   /** The server's body limit, for the 413 probe. */
   bodyLimitBytes?: number;
   /** Signs a new client up through the API (tenant 1 unless another key is given). */
@@ -43,6 +45,7 @@ export function harnessTarget(h: Harness, app: FastifyInstance = h.app, doc: Jso
     inject: (options) => app.inject(options),
     apiKey: h.apiKey,
     otherApiKey: h.otherApiKey,
+    operatorKey: h.config.operatorKey,
     bodyLimitBytes: h.config.bodyLimitBytes,
     async newClient(apiKey = h.apiKey) {
       const body = individualBody();

@@ -25,6 +25,7 @@ const lists = listOperations(ctx);
 const bearerOps = ctx.ops.filter((op) => op.security === 'bearer');
 const staffOps = ctx.ops.filter((op) => op.security === 'staff');
 const apiKeyOnlyOps = ctx.ops.filter((op) => op.security === 'apiKey');
+const operatorOps = ctx.ops.filter((op) => op.security === 'operator');
 
 let h: Harness;
 let target: Target;
@@ -103,6 +104,9 @@ const NOT_DRIVEN: Record<string, string> = {
   // driven (client A's policyId answers 404 to the others); the claim's own {id} is checked here:
   ...Object.fromEntries(['getClaim', 'deleteClaim'].map((id) => [id,
     'test/http/claims.test.ts: "answers 404 for another client\'s or tenant\'s claim ..." (GET and DELETE /client/claims/{id})'])),
+  // A company's logo is public branding, not a client's resource: anyone may load it (an <img>),
+  // and only the platform operator uploads one (the operator's calls are checked below).
+  getCompanyLogo: 'test/http/operator-companies.test.ts: "stores a PNG, JPEG or WebP judged by its bytes, serves it back at the company\'s logo URL, and replaces it"',
   // {provider} names a payment provider, not a resource; the provider's signature admits it.
   receivePaymentWebhook: 'test/http/payment-provider.test.ts: "refuses a missing, malformed or wrong signature with 401 and changes nothing"',
 };
@@ -140,6 +144,35 @@ describe("a client's or staff member's token sent with another tenant's Api-Key 
     }
     expect(wrong).toEqual([]);
   });
+});
+
+describe("the platform operator's calls take the Operator-Key and no tenant credential", () => {
+  it('are in the contract', () => {
+    expect(operatorOps.length).toBeGreaterThan(0);
+  });
+
+  it.each(operatorOps.map((op) => [op.operationId, op] as [string, Operation]))(
+    "%s: nothing, a wrong Operator-Key, tenant 1's Api-Key with client A's token or with a staff token answer 401; the Operator-Key opens it",
+    async (_id, op) => {
+      const [valid] = factory.validRequests(op, 1);
+      const staff = await target.newStaff!();
+      const attempts: Array<[string, Record<string, string>]> = [
+        ['no credentials', {}],
+        ['a wrong Operator-Key', authHeaders(op, 'badKey', target, parties.a)],
+        ["tenant 1's Api-Key and client A's token", authHeaders(op, 'apiKeyInstead', target, parties.a)],
+        ["tenant 1's Api-Key and an executive manager's staff token", authHeaders(op, 'apiKeyInstead', target, staff)],
+        ["tenant 2's Api-Key and client C's token", authHeaders(op, 'apiKeyInstead', target, parties.c)],
+      ];
+      const wrong: string[] = [];
+      for (const [who, headers] of attempts) {
+        const sent = await send(target, ctx.doc, op, valid, headers);
+        if (sent.response.statusCode !== 401) wrong.push(`${who}: ${sent.response.statusCode} ${sent.response.body.slice(0, 200)}`);
+      }
+      expect(wrong).toEqual([]);
+      const opened = await send(target, ctx.doc, op, valid, authHeaders(op, 'client', target, parties.a));
+      expect({ status: opened.response.statusCode, body: opened.response.statusCode === 401 ? opened.response.body : '' }).not.toMatchObject({ status: 401 });
+    },
+  );
 });
 
 describe('the matrix catches a query missing its tenant scope', () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { DEFAULT_SANDBOX_OPERATOR_KEY } from '../../server/platform/config.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { individualBody, signUp } from '../helpers/clients.js';
 
@@ -91,5 +92,54 @@ describe('login with a Firebase ID token', () => {
     const res = await login(await firebaseToken({ sub: 'uid-x', email: body.email, email_verified: true }), h.otherApiKey);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('FIREBASE_NOT_CONFIGURED');
+  });
+});
+
+describe("the company's Firebase config, set by the platform operator, decides the project", () => {
+  const operatorHeaders = { 'operator-key': DEFAULT_SANDBOX_OPERATOR_KEY };
+
+  it("a company created with a firebaseConfig signs its clients in with that project's tokens only", async () => {
+    const created = await h.call({
+      method: 'POST', url: '/api/v1/operator/companies', apiKey: null, headers: operatorHeaders,
+      payload: {
+        name: 'Firebase Agency', identifier: 'FIREBASE-AGENCY', email: 'info@firebase-agency.example', type: 'AGENT', kind: 'NON_LIFE',
+        shortName: 'FBA', firebaseConfig: { projectId: 'firebase-agency-app' },
+        executiveManager: { firstName: 'Ama', lastName: 'Boateng', email: 'ama@firebase-agency.example', password: 'Exec-Pass-2026' },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const { company, apiKey } = created.json().data;
+    const { body, account } = await signUp(h, individualBody(), apiKey.key);
+    const claims = { sub: 'uid-agency-1', email: body.email, email_verified: true };
+    const ok = await login(await firebaseToken(claims, { audience: 'firebase-agency-app' }), apiKey.key);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.id).toBe(account.id);
+    // The sandbox project's token is not this company's.
+    const other = await login(await firebaseToken(claims), apiKey.key);
+    expect(other.json().code).toBe('INVALID_FIREBASE_TOKEN');
+
+    // The operator moves the company to another project: the old project's tokens stop working.
+    const moved = await h.call({
+      method: 'PATCH', url: `/api/v1/operator/companies/${company.id}`, apiKey: null, headers: operatorHeaders,
+      payload: { firebaseConfig: { projectId: 'firebase-agency-v2' } },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect((await login(await firebaseToken(claims, { audience: 'firebase-agency-app' }), apiKey.key)).json().code).toBe('INVALID_FIREBASE_TOKEN');
+    expect((await login(await firebaseToken(claims, { audience: 'firebase-agency-v2' }), apiKey.key)).statusCode).toBe(200);
+
+    // And turns Firebase login off.
+    await h.call({ method: 'PATCH', url: `/api/v1/operator/companies/${company.id}`, apiKey: null, headers: operatorHeaders, payload: { firebaseConfig: null } });
+    const off = await login(await firebaseToken(claims, { audience: 'firebase-agency-v2' }), apiKey.key);
+    expect(off.statusCode).toBe(400);
+    expect(off.json().code).toBe('FIREBASE_NOT_CONFIGURED');
+  });
+
+  it("a company's firebaseConfig takes precedence over its older Firebase project", async () => {
+    await h.db.updateTable('companies').set({ firebase_project_id: 'legacy-project', firebase_config: JSON.stringify({ projectId: 'configured-project' }) })
+      .where('id', '=', h.otherTenantId).execute();
+    const { body } = await signUp(h, individualBody(), h.otherApiKey);
+    const claims = { sub: 'uid-precedence', email: body.email, email_verified: true };
+    expect((await login(await firebaseToken(claims, { audience: 'legacy-project' }), h.otherApiKey)).json().code).toBe('INVALID_FIREBASE_TOKEN');
+    expect((await login(await firebaseToken(claims, { audience: 'configured-project' }), h.otherApiKey)).statusCode).toBe(200);
   });
 });

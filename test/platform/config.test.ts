@@ -1,10 +1,13 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_SANDBOX_API_KEY, loadConfig } from '../../server/platform/config.js';
+import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_OPERATOR_KEY, loadConfig } from '../../server/platform/config.js';
 
-/** What a production deployment names for its payments (the sandbox here, with a secret of its own). */
-const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };
+/**
+ * What a production deployment names for its payments (the sandbox here, with a secret of its own)
+ * and its own operator key.
+ */
+const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40), OPERATOR_KEY: 'o'.repeat(40) };
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -39,6 +42,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...prod, ...PRODUCTION_PAYMENTS, PAYMENT_WEBHOOK_SECRET: 'short' })).toThrow('PAYMENT_WEBHOOK_SECRET must be at least 32 characters');
     expect(() => loadConfig({ DATA_DIR: dir, PAYMENT_PROVIDER: 'stripe' })).toThrow('PAYMENT_PROVIDER must be sandbox');
     expect(loadConfig({ ...prod, ...PRODUCTION_PAYMENTS })).toMatchObject({ paymentProvider: 'sandbox', paymentWebhookSecret: PRODUCTION_PAYMENTS.PAYMENT_WEBHOOK_SECRET });
+  });
+
+  it('takes the documented sandbox operator key only outside production, where OPERATOR_KEY must be set, long and not that key', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };
+    expect(loadConfig({ DATA_DIR: dir }).operatorKey).toBe(DEFAULT_SANDBOX_OPERATOR_KEY);
+    expect(DEFAULT_SANDBOX_OPERATOR_KEY).toBe('op_sandbox_coverline_00000000000000000000');
+    expect(loadConfig({ DATA_DIR: dir, OPERATOR_KEY: 'k'.repeat(32) }).operatorKey).toBe('k'.repeat(32));
+    expect(() => loadConfig(prod)).toThrow('OPERATOR_KEY is required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, OPERATOR_KEY: 'short' })).toThrow('OPERATOR_KEY must be at least 32 characters');
+    expect(() => loadConfig({ DATA_DIR: dir, OPERATOR_KEY: 'k'.repeat(31) })).toThrow('OPERATOR_KEY must be at least 32 characters');
+    expect(() => loadConfig({ ...prod, OPERATOR_KEY: DEFAULT_SANDBOX_OPERATOR_KEY })).toThrow('must not be the documented sandbox key');
+    expect(loadConfig({ ...prod, OPERATOR_KEY: 'o'.repeat(40) }).operatorKey).toBe('o'.repeat(40));
   });
 
   it('reads the environment it documents and refuses nonsense numbers', () => {

@@ -40,6 +40,10 @@ export interface CompaniesTable {
   database_uri: Optional<string>;
   /** Firebase service account of the company's project (`privateKey` never answered). */
   firebase_config: ColumnType<FirebaseConfigRow | null, string | null | undefined, string | null>;
+  /** The logo's bytes in document storage (`<companyId>/logo-<uuid>`), its sniffed type and size. */
+  logo_storage_key: Optional<string>;
+  logo_content_type: Optional<'image/jpeg' | 'image/png' | 'image/webp'>;
+  logo_size: Optional<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

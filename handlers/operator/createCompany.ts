@@ -1,0 +1,5 @@
+import type { Handler } from '../types.js';
+import { createCompany as create } from '../../server/domain/companies/create.js';
+
+/** Creates a company with its executive manager and first Api-Key (the platform operator's call). */
+export const createCompany: Handler<'createCompany'> = async (ctx, req) => ({ data: await create(ctx, req.body) });

@@ -1,0 +1,11 @@
+import { createCompany } from './createCompany.js';
+import { createCompanyApiKey } from './createCompanyApiKey.js';
+import { getOperatorCompany } from './getOperatorCompany.js';
+import { listOperatorCompanies } from './listOperatorCompanies.js';
+import { revokeCompanyApiKey } from './revokeCompanyApiKey.js';
+import { updateOperatorCompany } from './updateOperatorCompany.js';
+import { uploadCompanyLogo } from './uploadCompanyLogo.js';
+
+export const operatorHandlers = {
+  createCompany, listOperatorCompanies, getOperatorCompany, updateOperatorCompany, uploadCompanyLogo, createCompanyApiKey, revokeCompanyApiKey,
+};

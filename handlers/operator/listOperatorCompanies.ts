@@ -1,0 +1,5 @@
+import type { Handler } from '../types.js';
+import { operatorCompanyPage } from '../../server/domain/companies/list.js';
+
+/** Every company on the platform, paged, as the operator sees them. */
+export const listOperatorCompanies: Handler<'listOperatorCompanies'> = async (ctx, req) => operatorCompanyPage(ctx.db, req.query);

@@ -1,0 +1,8 @@
+import type { Handler } from '../types.js';
+import { revokeCompanyApiKey as revoke } from '../../server/domain/companies/api-keys.js';
+
+/** Revokes one of the company's Api-Keys. */
+export const revokeCompanyApiKey: Handler<'revokeCompanyApiKey'> = async (ctx, req) => {
+  await revoke(ctx, req.params.companyId, req.params.apiKeyId);
+  return { message: 'Api-Key revoked' };
+};
