@@ -149,7 +149,7 @@ describe('POST /staff/products', () => {
   });
 
   it('400 for a missing required field, an unknown one, and an insurer other than the company', async () => {
-    for (const field of ['name', 'code', 'category']) {
+    for (const field of ['name', 'code', 'category'] as const) {
       const { [field]: _left, ...body } = productBody();
       expect((await create(insurer.exec, body)).json().message).toBe(`body.${field} is required`);
     }
