@@ -899,6 +899,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's products
+         * @description The products the company's staff may sell: its own (an insurer's) and those insurers assigned
+         *     to it, ACTIVE and DEACTIVATED, ONLINE and OFFLINE (OFFLINE products are sold by staff only), by
+         *     name, a page at a time. `assigned=true` keeps the products assigned to the company by another
+         *     company, `assigned=false` its own. Every staff member may read them, agents included: they need
+         *     to see what they may sell.
+         */
+        get: operations["listStaffProducts"];
+        put?: never;
+        /**
+         * Create a product
+         * @description A new product of the caller's company, which underwrites it: only an INSURER or a
+         *     MICRO_INSURER creates products (`insurerId` is the company itself). A broker, digital agent or
+         *     agent creates none (403 `NOT_AN_INSURER`): it sells the products insurers assign to it.
+         *     `status` defaults to ACTIVE, `distribution` to OFFLINE (staff only; ONLINE also reaches client
+         *     apps). Commissions are `{type, value}`: PERCENTAGE from 0 to 100 or a FEE amount, with at most
+         *     two decimal places. `createdBy` is the caller. The product's `code` is unique among the
+         *     insurer's products (409 `PRODUCT_CODE_TAKEN`).
+         */
+        post: operations["createStaffProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description One of the company's products, its own or one assigned to it, in any status and on either
+         *     channel. Another company's product answers 404, exactly as an unknown id does.
+         */
+        get: operations["getStaffProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a product
+         * @description Changes some of a product's fields; the others keep their value. Only the insurer that owns the
+         *     product changes it: a product assigned to the company answers 403 `NOT_PRODUCT_OWNER`, another
+         *     company's 404. `status` changes through activate and deactivate; the insurer never changes. The
+         *     same bounds as creating apply, and a commission sent as `null` is removed.
+         */
+        patch: operations["updateStaffProduct"];
+        trace?: never;
+    };
+    "/staff/products/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a product
+         * @description Puts the product on sale again: status ACTIVE, with who did it and when (`statusChangedBy`, `statusChangedAt`). Clients see it again if it is ONLINE. A product already ACTIVE is answered as it is, unchanged.
+         *     Only the insurer that owns the product may: an assigned product answers 403
+         *     `NOT_PRODUCT_OWNER`, another company's 404.
+         */
+        post: operations["activateStaffProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/products/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a product
+         * @description Takes the product off sale: status DEACTIVATED, with who did it and when (`statusChangedBy`, `statusChangedAt`). Client apps no longer see it, and new policies on it are refused (409 `PRODUCT_DEACTIVATED`); existing policies are untouched. A product already DEACTIVATED is answered as it is, unchanged.
+         *     Only the insurer that owns the product may: an assigned product answers 403
+         *     `NOT_PRODUCT_OWNER`, another company's 404.
+         */
+        post: operations["deactivateStaffProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/products/{id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a product to a company
+         * @description Lets another company (a broker, a digital agent, an agent ...) sell one of the caller's
+         *     company's own products: its staff see it, and its client apps too when the product is ACTIVE
+         *     and ONLINE. The assignment records who made it (`assignedBy`, the caller) and when
+         *     (`assignedAt`). Only the insurer that owns the product assigns it (an assigned product answers
+         *     403 `NOT_PRODUCT_OWNER`). An unknown company answers 404; the company itself or a company it
+         *     is already assigned to, 409.
+         */
+        post: operations["assignStaffProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/products/{id}/assignments/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+                /**
+                 * @description The company the product is assigned to.
+                 * @example 1b7f0c55-2f3e-4c8a-9d61-0a2b3c4d5e6f
+                 */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a product from a company
+         * @description Ends an assignment: the company's staff and clients no longer see the product and sell no new
+         *     policies on it; its existing policies are untouched. Only the insurer that owns the product
+         *     withdraws it (an assigned product answers 403 `NOT_PRODUCT_OWNER`). A company the product is
+         *     not assigned to answers 404.
+         */
+        delete: operations["unassignStaffProduct"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -6623,6 +6812,212 @@ export interface components {
         CompanyApiKeyResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["CompanyApiKey"];
         };
+        /** @description A commission, as a fixed fee or a percentage of the premium. */
+        Commission: {
+            /** @example 12.5 */
+            value: number;
+            /**
+             * @example PERCENTAGE
+             * @enum {string}
+             */
+            type: "FEE" | "PERCENTAGE";
+        };
+        /** @description A company a product is assigned to, so its staff (and, for an ONLINE product, its clients) can sell it. */
+        ProductAssignment: {
+            /** Format: uuid */
+            companyId: string;
+            /** @example Coverline Sandbox Brokers */
+            name: string;
+            type: components["schemas"]["CompanyType"];
+            /**
+             * Format: uuid
+             * @description The staff member of the insurer who assigned it; null when the platform did.
+             */
+            assignedBy: string | null;
+            /** Format: date-time */
+            assignedAt: string;
+        };
+        /**
+         * @description Cover a client can buy. `premiumRates` are the rating inputs the server prices policies with
+         *     (rates in percent of the sum insured, minimum premiums and fixed amounts in the currency).
+         *     `assignedAt` and `assignedBy` say when and by whom the product was assigned to the caller's
+         *     company (null for its own products); `assignedTo` lists the companies it is assigned to: all of
+         *     them for the insurer that owns it, only the caller's own company for a company it is assigned to.
+         */
+        Product: {
+            /** Format: uuid */
+            id: string;
+            /** @example Auto Cover */
+            name: string;
+            /** @example AUTO-ONLINE */
+            code: string;
+            description: string | null;
+            /**
+             * @example {
+             *       "privateComprehensiveRate": 5,
+             *       "thirdPartyBasicPremium": 450,
+             *       "minimumPremium": 150
+             *     }
+             */
+            premiumRates: {
+                [key: string]: number;
+            };
+            category: components["schemas"]["PolicyType"];
+            subCategory: string | null;
+            benefits: string[];
+            /** @enum {string} */
+            status: "ACTIVE" | "DEACTIVATED";
+            /** @enum {string} */
+            distribution: "ONLINE" | "OFFLINE";
+            /** Format: uuid */
+            insurerId: string;
+            insurer: components["schemas"]["ProductInsurer"];
+            standardCommission: components["schemas"]["Commission"] | null;
+            overriderCommission: components["schemas"]["Commission"] | null;
+            otherCommission: components["schemas"]["Commission"] | null;
+            /**
+             * Format: date-time
+             * @description When the product was assigned to this company; null for its own products.
+             */
+            assignedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The insurer's staff member who assigned the product to this company; null for its own products or when the platform assigned it.
+             */
+            assignedBy?: string | null;
+            assignedTo?: components["schemas"]["ProductAssignment"][];
+            /**
+             * Format: uuid
+             * @description The staff member who created the product; null when the platform did.
+             */
+            createdBy?: string | null;
+            /**
+             * Format: uuid
+             * @description The staff member who last activated or deactivated the product; null if nobody has.
+             */
+            statusChangedBy?: string | null;
+            /**
+             * Format: date-time
+             * @description When the product was last activated or deactivated; null if never.
+             */
+            statusChangedAt?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One page of products, by name. */
+        ProductPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["Product"][];
+        };
+        /**
+         * @description The rating inputs policies of the product are priced with, by name: rates in percent of the sum
+         *     insured, minimum premiums and fixed amounts in the currency. Names are letters and digits,
+         *     starting with a letter; values are 0 or more.
+         * @example {
+         *       "privateComprehensiveRate": 5,
+         *       "thirdPartyBasicPremium": 450,
+         *       "minimumPremium": 150
+         *     }
+         */
+        PremiumRatesInput: {
+            [key: string]: number;
+        };
+        /**
+         * @description What the cover gives, one line each.
+         * @example [
+         *       "Own damage and third party cover",
+         *       "Claims handled within 10 working days"
+         *     ]
+         */
+        ProductBenefits: string[];
+        /**
+         * @description A commission as a staff member sets it: `PERCENTAGE` of the premium, from 0 to 100, or a fixed
+         *     `FEE`, an amount of money in the policy's currency. Either way `value` has at most two decimal
+         *     places and is kept as an exact decimal, never rounded through a binary float.
+         */
+        CommissionInput: {
+            /**
+             * @example PERCENTAGE
+             * @enum {string}
+             */
+            type: "FEE" | "PERCENTAGE";
+            /**
+             * @description PERCENTAGE: 0 to 100. FEE: an amount with at most two decimal places.
+             * @example 12.5
+             */
+            value: number;
+        };
+        /**
+         * @description A new product of the caller's company. Only an insurer or a micro-insurer creates products: it
+         *     underwrites them, so `insurerId` is the company itself (leave it out, or send the company's own
+         *     id). `status` defaults to ACTIVE and `distribution` to OFFLINE (sold by staff only; ONLINE
+         *     products are also sold in client apps). `code` is unique among the insurer's products.
+         */
+        ProductInput: {
+            /** @example Motor Fleet Cover */
+            name: string;
+            /**
+             * @description Letters, digits, `_` and `-`, starting with a letter or digit.
+             * @example AUTO-FLEET
+             */
+            code: string;
+            description?: string | null;
+            premiumRates?: components["schemas"]["PremiumRatesInput"];
+            category: components["schemas"]["PolicyType"];
+            /** @example FLEET */
+            subCategory?: string | null;
+            benefits?: components["schemas"]["ProductBenefits"];
+            /**
+             * @default ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DEACTIVATED";
+            /**
+             * @default OFFLINE
+             * @enum {string}
+             */
+            distribution: "ONLINE" | "OFFLINE";
+            /**
+             * Format: uuid
+             * @description The underwriter: the caller's own company (the default).
+             */
+            insurerId?: string;
+            standardCommission?: components["schemas"]["CommissionInput"] | null;
+            overriderCommission?: components["schemas"]["CommissionInput"] | null;
+            otherCommission?: components["schemas"]["CommissionInput"] | null;
+        };
+        /** @description One product. */
+        ProductResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Product"];
+        };
+        /**
+         * @description Some of a product's fields; the others keep their value. Send at least one. `status` changes
+         *     through activate and deactivate (which record who and when), the insurer never changes, and a
+         *     commission sent as `null` is removed.
+         */
+        ProductUpdate: {
+            name?: string;
+            code?: string;
+            description?: string | null;
+            premiumRates?: components["schemas"]["PremiumRatesInput"];
+            category?: components["schemas"]["PolicyType"];
+            subCategory?: string | null;
+            benefits?: components["schemas"]["ProductBenefits"];
+            /** @enum {string} */
+            distribution?: "ONLINE" | "OFFLINE";
+            standardCommission?: components["schemas"]["CommissionInput"] | null;
+            overriderCommission?: components["schemas"]["CommissionInput"] | null;
+            otherCommission?: components["schemas"]["CommissionInput"] | null;
+        };
+        /** @description The company to assign the product to (see `GET /client/api/v1/companies`). */
+        ProductAssignmentInput: {
+            /**
+             * Format: uuid
+             * @example 1b7f0c55-2f3e-4c8a-9d61-0a2b3c4d5e6f
+             */
+            companyId: string;
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
@@ -7525,69 +7920,6 @@ export interface components {
         /** @description The documents just stored, in the order their parts were sent. */
         DocumentListResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Document"][];
-        };
-        /** @description A commission, as a fixed fee or a percentage of the premium. */
-        Commission: {
-            /** @example 12.5 */
-            value: number;
-            /**
-             * @example PERCENTAGE
-             * @enum {string}
-             */
-            type: "FEE" | "PERCENTAGE";
-        };
-        /**
-         * @description Cover a client can buy. `premiumRates` are the rating inputs the server prices policies with
-         *     (rates in percent of the sum insured, minimum premiums and fixed amounts in the currency).
-         */
-        Product: {
-            /** Format: uuid */
-            id: string;
-            /** @example Auto Cover */
-            name: string;
-            /** @example AUTO-ONLINE */
-            code: string;
-            description: string | null;
-            /**
-             * @example {
-             *       "privateComprehensiveRate": 5,
-             *       "thirdPartyBasicPremium": 450,
-             *       "minimumPremium": 150
-             *     }
-             */
-            premiumRates: {
-                [key: string]: number;
-            };
-            category: components["schemas"]["PolicyType"];
-            subCategory: string | null;
-            benefits: string[];
-            /** @enum {string} */
-            status: "ACTIVE" | "DEACTIVATED";
-            /** @enum {string} */
-            distribution: "ONLINE" | "OFFLINE";
-            /** Format: uuid */
-            insurerId: string;
-            insurer: components["schemas"]["ProductInsurer"];
-            standardCommission: components["schemas"]["Commission"] | null;
-            overriderCommission: components["schemas"]["Commission"] | null;
-            otherCommission: components["schemas"]["Commission"] | null;
-            /**
-             * Format: date-time
-             * @description When the product was assigned to this company; null for its own products.
-             */
-            assignedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** @description One page of products, by name. */
-        ProductPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Product"][];
-        };
-        /** @description One product. */
-        ProductResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Product"];
         };
         /** @description A policy type a client can buy, with where to buy it. */
         PolicyTypeInfo: {
@@ -8685,6 +9017,42 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description A client token on a staff call (`WRONG_TOKEN_KIND`), a staff member the permission table does
+         *     not let make the call (`NOT_PERMITTED`), a company that does not underwrite (a broker or an
+         *     agent sells the products insurers assign to it and creates none: `NOT_AN_INSURER`), or a product
+         *     assigned to the company by its insurer, which only that insurer changes (`NOT_PRODUCT_OWNER`).
+         */
+        StaffProductForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The change conflicts with the insurer's products or the product's assignments. */
+        ProductConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description No such product for this company: unknown, or neither its own nor assigned to it (another
+         *     company's product answers exactly as an unknown id); for an assignment, also an unknown company
+         *     or one the product is not assigned to.
+         */
+        ProductNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -9052,6 +9420,11 @@ export interface components {
          */
         ApiKeyId: string;
         /**
+         * @description The product's id.
+         * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+         */
+        ProductId: string;
+        /**
          * @description Only the company with exactly this email address, ignoring case.
          * @example info@goldcoast-general.example
          */
@@ -9076,11 +9449,6 @@ export interface components {
          * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
          */
         DocumentId: string;
-        /**
-         * @description The product's id.
-         * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
-         */
-        ProductId: string;
         /** @description Policies of this client. A client sees only its own, so another id matches nothing. */
         PolicyClientIdQuery: string;
         /**
@@ -10960,6 +11328,291 @@ export interface operations {
             };
             400: components["responses"]["BadId"];
             404: components["responses"]["CompanyNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffProducts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description true: only products assigned to the company by another company; false: only its own. */
+                assigned?: boolean;
+                /** @description Only this channel. */
+                distribution?: "ONLINE" | "OFFLINE";
+                /** @description Only products in this status. */
+                status?: "ACTIVE" | "DEACTIVATED";
+                /** @description Only this policy type. */
+                category?: components["schemas"]["PolicyType"];
+                /** @description Only this sub-category. */
+                subCategory?: string;
+                /** @description Name contains this (any case). */
+                name?: string;
+                /** @description Only products of this insurer. */
+                insurerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductInput"];
+            };
+        };
+        responses: {
+            /** @description The product. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            409: components["responses"]["ProductConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description The product as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            409: components["responses"]["ProductConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    activateStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product, ACTIVE. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product, DEACTIVATED. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    assignStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductAssignmentInput"];
+            };
+        };
+        responses: {
+            /** @description The product, with the new assignment in `assignedTo`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            404: components["responses"]["ProductNotFound"];
+            409: components["responses"]["ProductConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unassignStaffProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product's id.
+                 * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
+                 */
+                id: components["parameters"]["ProductId"];
+                /**
+                 * @description The company the product is assigned to.
+                 * @example 1b7f0c55-2f3e-4c8a-9d61-0a2b3c4d5e6f
+                 */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product, without the assignment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["StaffProductForbidden"];
+            404: components["responses"]["ProductNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -19,6 +19,7 @@ import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
 import { staffNotificationHandlers } from './staffNotifications/index.js';
 import { staffOrganisationHandlers } from './staffOrganisation/index.js';
+import { staffProductHandlers } from './staffProducts/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -50,4 +51,5 @@ export const handlers = {
   ...staffNotificationHandlers,
   ...staffOrganisationHandlers,
   ...operatorHandlers,
+  ...staffProductHandlers,
 } satisfies HandlerMap;

@@ -98,8 +98,8 @@ describe('POST /staff/clients/{id}/policies', () => {
     await h.db.updateTable('products').set({ status: 'DEACTIVATED' }).where('id', '=', offlineAuto).execute();
     try {
       const res = await sell(exec, agentsClient.id, autoBody());
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/^body\.productId: no ACTIVE product/);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('PRODUCT_DEACTIVATED');
     } finally {
       await h.db.updateTable('products').set({ status: 'ACTIVE' }).where('id', '=', offlineAuto).execute();
     }

@@ -7,7 +7,7 @@ import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { visibleProducts } from '../products/visible.js';
+import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
 import { checkTerm, todayOf, type Asset, type Today } from './rules.js';
 import { loadPolicy, type Policy } from './view.js';
@@ -25,17 +25,13 @@ export type Seller =
 export const CLIENT_SELLS: Seller = { by: 'client' };
 
 /**
- * The ACTIVE product the seller may sell, for this policy type, or 400 naming `productId`: for a
- * client an ONLINE one, for staff either distribution. `db` is the caller's transaction when it has one.
+ * The ACTIVE product the seller may sell, for this policy type: for a client an ONLINE one (400
+ * naming `productId` when the client cannot see it: unknown, OFFLINE, another company's), for
+ * staff either distribution; 400 when it is for another type, 409 `PRODUCT_DEACTIVATED` when it is
+ * no longer sold (`productForSale`). `db` is the caller's transaction when it has one.
  */
 export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS) {
-  const product = await visibleProducts(ctx, db, { offline: seller.by === 'staff' }).where('products.id', '=', productId)
-    .select(['products.id', 'products.category', 'products.sub_category', 'products.premium_rates',
-      // What a quote shows of the product (PolicyProduct).
-      'products.name', 'products.code', 'insurer.id as insurer_id', 'insurer.name as insurer_name', 'insurer.type as insurer_type',
-      'insurer.kind as insurer_kind', 'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color'])
-    .executeTakeFirst();
-  if (!product) throw badRequest(`${root}.productId: no ACTIVE ${seller.by === 'client' ? 'ONLINE ' : ''}product with this id is available`);
+  const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId` });
   if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
   return product;
 }

@@ -36,7 +36,8 @@ async function assertRenewable(ctx: HandlerContext, old: PolicyRow, seller: Sell
   try {
     await sellableProduct(ctx, old.product_id, old.policy_type, 'body', ctx.db, seller);
   } catch (error) {
-    if (!(error instanceof ApiError && error.statusCode === 400)) throw error;
+    // Not sold any more: not visible to the client now, or DEACTIVATED.
+    if (!(error instanceof ApiError && (error.statusCode === 400 || error.code === 'PRODUCT_DEACTIVATED'))) throw error;
     throw conflict(`The product of policy ${old.policy_no} is no longer sold; choose another product and create a RENEWAL policy`, 'PRODUCT_UNAVAILABLE');
   }
 }

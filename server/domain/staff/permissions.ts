@@ -63,6 +63,19 @@ export const SELLERS: Grant[] = CLIENT_SERVERS.map((grant) => ({ ...grant, premi
 const SELLING = 'Selling is the work of every agent and staff member, for the clients they serve: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s. Setting the premium off the rated price is an underwriting call, allowed within a latitude that grows with seniority.';
 const SERVING = 'Whoever serves a client sees its policies, invoices, payments and claims: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
 
+/**
+ * Products belong to the whole company (or are assigned to it), not to a staff member: every grant
+ * over them is company-wide (`TENANT`); reach narrows rows that have an originating staff member.
+ */
+const companyWide = (positions: StaffPosition[], types: StaffType[] = ['NORMAL_STAFF']): Grant[] =>
+  types.flatMap((type) => positions.map((position) => ({ type, position, scope: 'TENANT' as const })));
+/** Every staff member, agents included, reading what the company sells. */
+export const PRODUCT_READERS = companyWide([...POSITIONS], [...STAFF_TYPES]);
+/** Who keeps the company's product catalogue: executive managers and heads of department. */
+export const PRODUCT_KEEPERS = companyWide(['HEAD_OF_DEPARTMENT', 'EXECUTIVE_MANAGER']);
+
+const KEEPERS_REASON = 'Executive managers and heads of department (the underwriting and product heads) keep the product catalogue; officers, branch managers and agents sell what it holds and change none of it. Only an insurer or micro-insurer, and only its own products.';
+
 export const PERMISSIONS: Record<string, Permission> = {
   staffLogout: { grants: everyone(), reason: 'Anyone signed in may end their own session.' },
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
@@ -104,6 +117,14 @@ export const PERMISSIONS: Record<string, Permission> = {
   updateStaffMember: { grants: MANAGERS, reason: 'Managers change their staff: a branch manager those of their branch below branch manager; executive managers anyone. Nobody changes their own position.' },
   deactivateStaffMember: { grants: MANAGERS, reason: 'Stopping someone\'s access is a manager\'s call: a branch manager for their branch below branch manager; executive managers anyone. Nobody deactivates themselves.' },
   activateStaffMember: { grants: MANAGERS, reason: 'Giving access back is a manager\'s call, as taking it away is: a branch manager for their branch below branch manager; executive managers anyone.' },
+  listStaffProducts: { grants: PRODUCT_READERS, reason: 'Every staff member reads the products the company sells, OFFLINE ones included; agents too, since they need to see what they may sell.' },
+  getStaffProduct: { grants: PRODUCT_READERS, reason: 'Every staff member reads the products the company sells, OFFLINE ones included; agents too, since they need to see what they may sell.' },
+  createStaffProduct: { grants: PRODUCT_KEEPERS, reason: KEEPERS_REASON },
+  updateStaffProduct: { grants: PRODUCT_KEEPERS, reason: KEEPERS_REASON },
+  activateStaffProduct: { grants: PRODUCT_KEEPERS, reason: `${KEEPERS_REASON} Putting a product back on sale is the same decision as creating it.` },
+  deactivateStaffProduct: { grants: PRODUCT_KEEPERS, reason: `${KEEPERS_REASON} Taking a product off sale stops new policies on it at once, so it is theirs too.` },
+  assignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Executive managers and heads of department of an insurer assign its own products to brokers and agents (a distribution agreement the product heads carry out); nobody else commits the company to a distributor.' },
+  unassignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Withdrawing a product from a broker or agent ends a distribution agreement: the same people who assign it.' },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

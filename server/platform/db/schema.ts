@@ -197,7 +197,11 @@ export interface ProductsTable {
   standard_commission: Json<CommissionRow | null>;
   overrider_commission: Json<CommissionRow | null>;
   other_commission: Json<CommissionRow | null>;
+  /** The staff member who created it (migration 014: a staff FK); null for the platform's products. */
   created_by: string | null;
+  /** Who last activated or deactivated it, and when (migration 014). */
+  status_changed_by: Optional<string>;
+  status_changed_at: Optional<Date>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -12,6 +12,7 @@ import { paymentWebhooks } from './20261127_010_payment_webhooks.js';
 import { claims } from './20261128_011_claims.js';
 import { staff } from './20261129_012_staff.js';
 import { companies } from './20261130_013_companies.js';
+import { products } from './20261130_014_products.js';
 import { organisation } from './20261130_015_organisation.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '20261128_011_claims': claims,
   '20261129_012_staff': staff,
   '20261130_013_companies': companies,
+  '20261130_014_products': products,
   '20261130_015_organisation': organisation,
 };
 

@@ -1,0 +1,7 @@
+import type { Handler } from '../types.js';
+import { unassignProduct } from '../../server/domain/products/manage.js';
+
+/** Withdraws one of the company's own products from a company it was assigned to. */
+export const unassignStaffProduct: Handler<'unassignStaffProduct'> = async (ctx, req) => ({
+  data: await unassignProduct(ctx, req.params.id, req.params.companyId),
+});
