@@ -31,6 +31,11 @@ const agents = (): Grant[] => POSITIONS.map((position) => ({ type: 'AGENT', posi
 /** Every staff member, over what is their own. */
 const everyone = (): Grant[] => [...staff({ LEVEL_OFFICER: 'OWN', HEAD_OF_DEPARTMENT: 'OWN', BRANCH_MANAGER: 'OWN', EXECUTIVE_MANAGER: 'OWN' }), ...agents()];
 
+/** Who works with clients: an agent its own, officers and heads their department's, a branch manager the branch's, an executive manager the company's. */
+export const CLIENT_KEEPERS = [...staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' }), ...agents()];
+/** Heads of department and above, each over their department, branch or company. */
+export const CLIENT_SUPERVISORS = staff({ HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' });
+
 /** Executive managers alone, over the whole company. */
 export const EXECUTIVES_ONLY = staff({ EXECUTIVE_MANAGER: 'TENANT' });
 /** Managers of the organisation: a branch manager their branch, an executive manager the company. */
@@ -43,6 +48,21 @@ export const PERMISSIONS: Record<string, Permission> = {
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
   getStaffProfile: { grants: everyone(), reason: 'Anyone signed in may read who they are.' },
   listStaffPermissions: { grants: everyone(), reason: 'Anyone signed in may read the table, so an app shows only what its user may do.' },
+  createStaffClient: {
+    grants: CLIENT_KEEPERS,
+    reason: 'Bringing clients in is what agents and sales staff do; an agent credits a new client to itself, others to anyone within their reach.',
+  },
+  listStaffClients: { grants: CLIENT_KEEPERS, reason: 'Staff serve the clients they are answerable for: an agent its own, a department, branch or company theirs.' },
+  getStaffClient: { grants: CLIENT_KEEPERS, reason: 'Staff serve the clients they are answerable for: an agent its own, a department, branch or company theirs.' },
+  updateStaffClient: {
+    grants: CLIENT_KEEPERS,
+    reason: 'Whoever serves a client keeps its profile up to date; crediting a client to someone else is for staff whose reach covers both, never an agent.',
+  },
+  deactivateStaffClient: {
+    grants: CLIENT_SUPERVISORS,
+    reason: 'Cutting a client off stops its logins and tokens, which an agent or officer with a stake in the client should not decide alone: heads of department and above.',
+  },
+  activateStaffClient: { grants: CLIENT_SUPERVISORS, reason: 'Undoing a deactivation is for whoever may make one: heads of department and above.' },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */
