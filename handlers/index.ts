@@ -13,6 +13,7 @@ import { productHandlers } from './products/index.js';
 import { quoteHandlers } from './quotes/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
+import { staffClientsHandlers } from './staffClients/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -38,4 +39,5 @@ export const handlers = {
   ...sandboxPaymentHandlers,
   ...webhookHandlers,
   ...staffAuthHandlers,
+  ...staffClientsHandlers,
 } satisfies HandlerMap;

@@ -1,4 +1,4 @@
-import type { HandlerContext } from './context.js';
+import type { HandlerContext, StaffActor } from './context.js';
 
 /** The signed-in client's id; the route's security already required a client token. */
 export function clientId(ctx: HandlerContext): string {
@@ -10,6 +10,12 @@ export function clientId(ctx: HandlerContext): string {
 export function staffId(ctx: HandlerContext): string {
   if (ctx.actor.kind !== 'staff') throw new Error('route without staffAuth reached a staff-only handler');
   return ctx.actor.staffId;
+}
+
+/** The signed-in staff member with what the permission table gives them for this call (their reach). */
+export function staffActor(ctx: HandlerContext): StaffActor {
+  if (ctx.actor.kind !== 'staff') throw new Error('route without staffAuth reached a staff-only handler');
+  return ctx.actor;
 }
 
 /** The access token the call was made with, a client's or a staff member's: its id and when it expires. */

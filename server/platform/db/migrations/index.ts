@@ -11,6 +11,7 @@ import { directDebits } from './20261126_009_direct_debits.js';
 import { paymentWebhooks } from './20261127_010_payment_webhooks.js';
 import { claims } from './20261128_011_claims.js';
 import { staff } from './20261129_012_staff.js';
+import { staffClients } from './20261130_016_staff_clients.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '20261127_010_payment_webhooks': paymentWebhooks,
   '20261128_011_claims': claims,
   '20261129_012_staff': staff,
+  '20261130_016_staff_clients': staffClients,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
