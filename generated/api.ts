@@ -1088,6 +1088,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients
+         * @description One page of the clients within the caller's reach, newest first: an agent's own clients, a
+         *     department's (and clients who signed up on their own) for officers and heads of department, a
+         *     branch's for a branch manager, every client for an executive manager. Filters combine with AND:
+         *     `search` (name, email or phone number), `clientType`, `isActive`, `originatingStaffId`, and the
+         *     creation day range `createdFrom` to `createdTo` (both included, UTC).
+         */
+        get: operations["listStaffClients"];
+        put?: never;
+        /**
+         * Open a client account
+         * @description A staff member opens an INDIVIDUAL or CORPORATE client account, with the same fields and bounds
+         *     as `POST /auth/signup` (contact persons for companies, an identification card for people), but
+         *     the `password` is optional: without one, the client is sent a code to set it with
+         *     `POST /auth/password/reset` (by email, else by SMS), after which it logs in as any client.
+         *
+         *     `createdBy` is the caller. `originatingStaffId`, the staff member credited with the client,
+         *     defaults to the caller; naming another needs a reach that covers them (an agent always credits
+         *     itself). Email and phone number are unique within the tenant, as at signup. A welcome goes to
+         *     the client.
+         */
+        post: operations["createStaffClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a client
+         * @description A client within the caller's reach, with who opened the account and who it is credited to. A client outside the reach answers 404, as an unknown id does.
+         */
+        get: operations["getStaffClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a client
+         * @description Changes the profile fields sent, with the same fields, bounds and rules as the client's own
+         *     `PATCH /client/account` (individual fields on individuals only, company fields on companies
+         *     only; `null` clears an optional field). `originatingStaffId` credits the client to another
+         *     staff member within the caller's reach; an agent may not reassign a client.
+         */
+        patch: operations["updateStaffClient"];
+        trace?: never;
+    };
+    "/staff/clients/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a client
+         * @description Deactivates a client within the caller's reach: it can no longer log in and every access token
+         *     it holds stops working at once. Who did it, when and the `reason` are kept and shown in
+         *     `deactivation`. Deactivating a deactivated client answers 409.
+         */
+        post: operations["deactivateStaffClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a client
+         * @description Makes a deactivated client within the caller's reach active again: it can log in (its old
+         *     tokens stay revoked). The deactivation record is cleared. Activating an active client answers 409.
+         */
+        post: operations["activateStaffClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -5359,7 +5483,7 @@ export interface components {
             email: string | null;
             phoneNumber: string | null;
         };
-        /** @description A staff member as another object names them (who created or sold a policy, who brought a client in). */
+        /** @description A staff member as another object names them (who created or sold a policy, who brought a client in, who deactivated it). */
         StaffReference: {
             /**
              * @description The kind of object: `staff`.
@@ -5368,16 +5492,16 @@ export interface components {
             name: string;
             /**
              * Format: uuid
-             * @example 5d1f0c1e-2b7a-4d0e-9a1f-3c2b1a0d9e8f
+             * @example e34c02cf-c2f0-5591-bc22-ef8809fb48cf
              */
             id: string;
             /**
              * @description First, other and last names.
-             * @example Kofi Agyeman
+             * @example Efua Asante
              */
-            fullName?: string;
-            /** @example agent@sandbox.coverline.example */
-            email?: string;
+            fullName: string;
+            /** @example exec@sandbox.coverline.example */
+            email: string;
         };
         /** @description The policy's invoice (its debit). Pay it with `POST /client/transactions`. */
         PolicyInvoiceSummary: {
@@ -7018,68 +7142,6 @@ export interface components {
              */
             companyId: string;
         };
-        Health: {
-            /** @enum {string} */
-            status: "ok" | "degraded";
-            /** @enum {string} */
-            database: "ok" | "unavailable";
-            /** @description The API version (`info.version`). */
-            version: string;
-        };
-        /**
-         * Format: email
-         * @example kofi.mensah@example.com
-         */
-        Email: string;
-        /**
-         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
-         *     both) is required: either is then a login username.
-         */
-        ClientSignUpBase: {
-            /** @enum {string} */
-            type: "INDIVIDUAL" | "CORPORATE";
-            email?: components["schemas"]["Email"];
-            phoneNumber?: components["schemas"]["PhoneNumber"];
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password: string;
-            /**
-             * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
-             * @example GH
-             */
-            country: string;
-            /** @example Accra */
-            city?: string;
-            /** @example Greater Accra */
-            region?: string;
-            /**
-             * @description GhanaPostGPS digital address.
-             * @example GA-183-8164
-             */
-            digitalAddress?: string;
-            /**
-             * @example 14 Oxford Street
-             * @example Osu
-             */
-            address?: string;
-            /** @example Retail */
-            industry?: string;
-            notes?: string;
-            /**
-             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
-             * @example []
-             */
-            groups: string[];
-            /**
-             * Format: uri-reference
-             * @description URL of a profile picture, absolute or relative to the API.
-             */
-            profileImage?: string;
-            /** @example P0012345678 */
-            taxpayerIdentificationNumber?: string;
-        };
         /** @description An identity document of an individual client. */
         IdentificationCard: {
             /** @example GHA-721234567-8 */
@@ -7103,35 +7165,10 @@ export interface components {
             expiryDate?: string | null;
         };
         /**
-         * IndividualSignUp
-         * @description A person signing up.
+         * Format: email
+         * @example kofi.mensah@example.com
          */
-        IndividualSignUp: {
-            /** @constant */
-            type: "INDIVIDUAL";
-            /** @example Kofi */
-            firstName: string;
-            /** @example Mensah */
-            lastName: string;
-            /** @example Atta */
-            otherNames?: string;
-            /** @example Mr */
-            title?: string;
-            gender?: components["schemas"]["Gender"];
-            /**
-             * Format: date
-             * @description Must be in the past.
-             * @example 1990-06-21
-             */
-            dateOfBirth?: string;
-            identificationCard?: components["schemas"]["IdentificationCard"];
-        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "INDIVIDUAL";
-        });
+        Email: string;
         /** @description Someone to contact at a corporate client. */
         ContactPerson: {
             /** @example Ama Owusu */
@@ -7142,35 +7179,10 @@ export interface components {
             email: components["schemas"]["Email"];
         };
         /**
-         * CorporateSignUp
-         * @description A company signing up.
+         * @description A client's profile, as the client and staff see it. Every property is always present; what does
+         *     not apply to the client's type (or was never given) is `null`. The password is never returned.
          */
-        CorporateSignUp: {
-            /** @constant */
-            type: "CORPORATE";
-            /** @example Asante Logistics Ltd */
-            companyName: string;
-            /**
-             * Format: date
-             * @description Must not be in the future.
-             * @example 2012-09-01
-             */
-            dateOfIncorporation?: string;
-            contactPersons?: components["schemas"]["ContactPerson"][];
-        } & (WithRequired<components["schemas"]["ClientSignUpBase"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "CORPORATE";
-        });
-        /** @description An individual or a corporate client, chosen by `type`. */
-        SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
-        /**
-         * @description A client's account as the client sees it. Every property is always present; what does not apply
-         *     to the client's type (or was never given) is `null`. The password is never returned.
-         */
-        ClientAccount: {
+        ClientProfile: {
             /**
              * Format: uuid
              * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
@@ -7225,6 +7237,269 @@ export interface components {
              * @example Kofi Atta Mensah
              */
             fullName: string;
+        };
+        /**
+         * @description A client as staff see it: the client's profile, who opened the account (`createdBy`, null when
+         *     the client signed up on its own), the staff member it is credited to (`originatingStaff`), and,
+         *     when it is deactivated, who did it, when and why.
+         */
+        StaffClient: components["schemas"]["ClientProfile"] & {
+            /** @description The staff member who opened the account; null when the client signed up. */
+            createdBy: components["schemas"]["StaffReference"] | null;
+            /** @description The staff member credited with the client (their reach decides who sees it); null for a client who came on its own. */
+            originatingStaff: components["schemas"]["StaffReference"] | null;
+            /** @description Set while the client is deactivated (`isActive` false); null otherwise. */
+            deactivation: {
+                /** Format: date-time */
+                at: string;
+                by: components["schemas"]["StaffReference"];
+                /** @example Duplicate account of an existing client */
+                reason: string;
+            } | null;
+        };
+        /** @description One page of the clients within the staff member's reach, newest first. */
+        StaffClientPage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["StaffClient"][];
+        };
+        /** @description A person's own fields, as signup and staff give them. */
+        IndividualClientFields: {
+            /** @constant */
+            type: "INDIVIDUAL";
+            /** @example Kofi */
+            firstName: string;
+            /** @example Mensah */
+            lastName: string;
+            /** @example Atta */
+            otherNames?: string;
+            /** @example Mr */
+            title?: string;
+            gender?: components["schemas"]["Gender"];
+            /**
+             * Format: date
+             * @description Must be in the past.
+             * @example 1990-06-21
+             */
+            dateOfBirth?: string;
+            identificationCard?: components["schemas"]["IdentificationCard"];
+        };
+        /**
+         * @description Fields of every client, individual or corporate, as signup and staff give them. An `email` or a
+         *     `phoneNumber` (or both) is required: either is then a login username. The `password` is
+         *     required at signup (`ClientSignUpBase`); staff opening an account may leave it for the client.
+         */
+        ClientFields: {
+            /** @enum {string} */
+            type: "INDIVIDUAL" | "CORPORATE";
+            email?: components["schemas"]["Email"];
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
+             * @example GH
+             */
+            country: string;
+            /** @example Accra */
+            city?: string;
+            /** @example Greater Accra */
+            region?: string;
+            /**
+             * @description GhanaPostGPS digital address.
+             * @example GA-183-8164
+             */
+            digitalAddress?: string;
+            /**
+             * @example 14 Oxford Street
+             * @example Osu
+             */
+            address?: string;
+            /** @example Retail */
+            industry?: string;
+            notes?: string;
+            /**
+             * @description Ids of the client groups the client belongs to (may be empty; repeats are kept once).
+             * @example []
+             */
+            groups: string[];
+            /**
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API.
+             */
+            profileImage?: string;
+            /** @example P0012345678 */
+            taxpayerIdentificationNumber?: string;
+        };
+        /** @description Who a client opened by staff is credited to. */
+        StaffClientOrigin: {
+            /**
+             * Format: uuid
+             * @description The staff member credited with the client. Defaults to the caller; naming another needs a
+             *     reach that covers them (an agent always credits itself).
+             * @example f848caa8-6579-52e0-b817-0670e9947d52
+             */
+            originatingStaffId?: string;
+        };
+        /**
+         * StaffIndividualClientCreate
+         * @description A person, opened by staff; as at signup, but the password is optional.
+         */
+        StaffIndividualClientCreate: {
+            /** @constant */
+            type: "INDIVIDUAL";
+        } & (WithRequired<components["schemas"]["IndividualClientFields"], "type"> & WithRequired<components["schemas"]["ClientFields"], "type"> & components["schemas"]["StaffClientOrigin"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INDIVIDUAL";
+        });
+        /** @description A company's own fields, as signup and staff give them. */
+        CorporateClientFields: {
+            /** @constant */
+            type: "CORPORATE";
+            /** @example Asante Logistics Ltd */
+            companyName: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             * @example 2012-09-01
+             */
+            dateOfIncorporation?: string;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        };
+        /**
+         * StaffCorporateClientCreate
+         * @description A company, opened by staff; as at signup, but the password is optional.
+         */
+        StaffCorporateClientCreate: {
+            /** @constant */
+            type: "CORPORATE";
+        } & (WithRequired<components["schemas"]["CorporateClientFields"], "type"> & WithRequired<components["schemas"]["ClientFields"], "type"> & components["schemas"]["StaffClientOrigin"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CORPORATE";
+        });
+        /** @description An individual or a corporate client opened by staff, chosen by `type`. */
+        StaffClientCreate: components["schemas"]["StaffIndividualClientCreate"] | components["schemas"]["StaffCorporateClientCreate"];
+        /** @description One client, as staff see it. */
+        StaffClientResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["StaffClient"];
+        };
+        /**
+         * @description The profile fields a client's own update and a staff update may change; each sent changes, and
+         *     `null` clears an optional one. Individual fields apply to INDIVIDUAL clients only and company
+         *     fields to CORPORATE clients only.
+         */
+        ClientProfileUpdateFields: {
+            /**
+             * @description A code from `GET /countries`.
+             * @example GH
+             */
+            country?: string;
+            /** @example Kumasi */
+            city?: string | null;
+            /** @example Ashanti */
+            region?: string | null;
+            /** @example AK-039-5028 */
+            digitalAddress?: string | null;
+            /**
+             * @example House 7
+             * @example Ahodwo Roundabout
+             */
+            address?: string | null;
+            industry?: string | null;
+            notes?: string | null;
+            taxpayerIdentificationNumber?: string | null;
+            /**
+             * Format: uri-reference
+             * @description URL of a profile picture, absolute or relative to the API (or upload the image with multipart).
+             */
+            profileImage?: string | null;
+            firstName?: string;
+            lastName?: string;
+            otherNames?: string | null;
+            title?: string | null;
+            /** @enum {string|null} */
+            gender?: "MALE" | "FEMALE" | "OTHER" | null;
+            /**
+             * Format: date
+             * @description Must be in the past.
+             */
+            dateOfBirth?: string | null;
+            identificationCard?: components["schemas"]["IdentificationCard"] | null;
+            companyName?: string;
+            /**
+             * Format: date
+             * @description Must not be in the future.
+             */
+            dateOfIncorporation?: string | null;
+            contactPersons?: components["schemas"]["ContactPerson"][];
+        };
+        /**
+         * @description The profile fields to change, as in the client's own update (send only those; `null` clears an
+         *     optional field), and `originatingStaffId` to credit the client to another staff member within
+         *     the caller's reach (not for agents). Email, phone number, type, groups and password are not
+         *     changed here.
+         */
+        StaffClientUpdate: components["schemas"]["ClientProfileUpdateFields"] & components["schemas"]["StaffClientOrigin"];
+        /** @description Why the client is deactivated; kept with who did it and when. */
+        ClientDeactivationRequest: {
+            /** @example Duplicate account of an existing client */
+            reason: string;
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            /** @enum {string} */
+            database: "ok" | "unavailable";
+            /** @description The API version (`info.version`). */
+            version: string;
+        };
+        /**
+         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
+         *     both) is required: either is then a login username.
+         */
+        ClientSignUpBase: WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups" | "password">;
+        /**
+         * IndividualSignUp
+         * @description A person signing up.
+         */
+        IndividualSignUp: {
+            /** @constant */
+            type: "INDIVIDUAL";
+        } & (WithRequired<components["schemas"]["IndividualClientFields"], "type"> & components["schemas"]["ClientSignUpBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "INDIVIDUAL";
+        });
+        /**
+         * CorporateSignUp
+         * @description A company signing up.
+         */
+        CorporateSignUp: {
+            /** @constant */
+            type: "CORPORATE";
+        } & (WithRequired<components["schemas"]["CorporateClientFields"], "type"> & components["schemas"]["ClientSignUpBase"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CORPORATE";
+        });
+        /** @description An individual or a corporate client, chosen by `type`. */
+        SignUpRequest: components["schemas"]["IndividualSignUp"] | components["schemas"]["CorporateSignUp"];
+        /**
+         * @description A client's account as the client sees it. Every property is always present; what does not apply
+         *     to the client's type (or was never given) is `null`. The password is never returned.
+         */
+        ClientAccount: components["schemas"]["ClientProfile"] & {
             /**
              * Format: uuid
              * @description The staff member who created the account; null when the client signed up.
@@ -7660,51 +7935,7 @@ export interface components {
          *     Email and phone number change through their own calls (they must be verified); the client type,
          *     groups and password cannot be changed here.
          */
-        UpdateAccountRequest: {
-            /**
-             * @description A code from `GET /countries`.
-             * @example GH
-             */
-            country?: string;
-            /** @example Kumasi */
-            city?: string | null;
-            /** @example Ashanti */
-            region?: string | null;
-            /** @example AK-039-5028 */
-            digitalAddress?: string | null;
-            /**
-             * @example House 7
-             * @example Ahodwo Roundabout
-             */
-            address?: string | null;
-            industry?: string | null;
-            notes?: string | null;
-            taxpayerIdentificationNumber?: string | null;
-            /**
-             * Format: uri-reference
-             * @description URL of a profile picture, absolute or relative to the API (or upload the image with multipart).
-             */
-            profileImage?: string | null;
-            firstName?: string;
-            lastName?: string;
-            otherNames?: string | null;
-            title?: string | null;
-            /** @enum {string|null} */
-            gender?: "MALE" | "FEMALE" | "OTHER" | null;
-            /**
-             * Format: date
-             * @description Must be in the past.
-             */
-            dateOfBirth?: string | null;
-            identificationCard?: components["schemas"]["IdentificationCard"] | null;
-            companyName?: string;
-            /**
-             * Format: date
-             * @description Must not be in the future.
-             */
-            dateOfIncorporation?: string | null;
-            contactPersons?: components["schemas"]["ContactPerson"][];
-        };
+        UpdateAccountRequest: components["schemas"]["ClientProfileUpdateFields"];
         /** @description The client's account. */
         ClientAccountResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["ClientAccount"];
@@ -9053,6 +9284,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The email or phone number already belongs to another account of this tenant. */
+        EmailOrPhoneTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No client with this id in the tenant, or the client is outside the caller's reach. */
+        ClientNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The database does not answer. */
         ServiceUnavailable: {
             headers: {
@@ -9096,15 +9345,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VehicleScheduleTypeList"];
-            };
-        };
-        /** @description The email or phone number already belongs to another account of this tenant. */
-        EmailOrPhoneTaken: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
             };
         };
         /**
@@ -9424,6 +9664,41 @@ export interface components {
          * @example 4922e617-5bc6-5c0e-8449-69300072b3cf
          */
         ProductId: string;
+        /**
+         * @description Clients whose name (full name or company name), email or phone number contains this text, ignoring case.
+         * @example mensah
+         */
+        ClientSearchQuery: string;
+        /**
+         * @description Only individuals or only companies.
+         * @example INDIVIDUAL
+         */
+        ClientTypeQuery: "INDIVIDUAL" | "CORPORATE";
+        /**
+         * @description `true` for active clients only, `false` for deactivated ones only.
+         * @example true
+         */
+        ClientIsActiveQuery: boolean;
+        /**
+         * @description Clients credited to this staff member (within the caller's reach).
+         * @example f848caa8-6579-52e0-b817-0670e9947d52
+         */
+        ClientOriginatingStaffIdQuery: string;
+        /**
+         * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 2026-11-01
+         */
+        CreatedFromQuery: string;
+        /**
+         * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 2026-11-30
+         */
+        CreatedToQuery: string;
+        /**
+         * @description The client's id.
+         * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+         */
+        ClientId: string;
         /**
          * @description Only the company with exactly this email address, ignoring case.
          * @example info@goldcoast-general.example
@@ -11613,6 +11888,273 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["StaffProductForbidden"];
             404: components["responses"]["ProductNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffClients: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Clients whose name (full name or company name), email or phone number contains this text, ignoring case.
+                 * @example mensah
+                 */
+                search?: components["parameters"]["ClientSearchQuery"];
+                /**
+                 * @description Only individuals or only companies.
+                 * @example INDIVIDUAL
+                 */
+                clientType?: components["parameters"]["ClientTypeQuery"];
+                /**
+                 * @description `true` for active clients only, `false` for deactivated ones only.
+                 * @example true
+                 */
+                isActive?: components["parameters"]["ClientIsActiveQuery"];
+                /**
+                 * @description Clients credited to this staff member (within the caller's reach).
+                 * @example f848caa8-6579-52e0-b817-0670e9947d52
+                 */
+                originatingStaffId?: components["parameters"]["ClientOriginatingStaffIdQuery"];
+                /**
+                 * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-01
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-30
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of clients. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStaffClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffClientCreate"];
+            };
+        };
+        responses: {
+            /** @description The account was opened. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `originatingStaffId` names no active staff member within the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["EmailOrPhoneTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ClientNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateStaffClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffClientUpdate"];
+            };
+        };
+        responses: {
+            /** @description The client as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            /** @description The token is a client's, the caller's type and position may not update clients, or an agent tried to reassign one. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["ClientNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateStaffClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientDeactivationRequest"];
+            };
+        };
+        responses: {
+            /** @description The client, deactivated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ClientNotFound"];
+            /** @description The client is already deactivated. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    activateStaffClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The client's id.
+                 * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
+                 */
+                id: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client, active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffClientResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ClientNotFound"];
+            /** @description The client is already active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

@@ -20,6 +20,7 @@ import { staffSalesHandlers } from './staffSales/index.js';
 import { staffNotificationHandlers } from './staffNotifications/index.js';
 import { staffOrganisationHandlers } from './staffOrganisation/index.js';
 import { staffProductHandlers } from './staffProducts/index.js';
+import { staffClientsHandlers } from './staffClients/index.js';
 import { systemHandlers } from './system/index.js';
 import { transactionHandlers } from './transactions/index.js';
 import type { HandlerMap } from './types.js';
@@ -52,4 +53,5 @@ export const handlers = {
   ...staffOrganisationHandlers,
   ...operatorHandlers,
   ...staffProductHandlers,
+  ...staffClientsHandlers,
 } satisfies HandlerMap;

@@ -72,8 +72,8 @@ type Direction = 'request' | 'response';
 const PLAIN_MEMBER_KEYS = new Set(['type', 'properties', 'required', 'description', 'title']);
 
 /**
- * `unevaluatedProperties: false` over `allOf` members that only declare properties is a closed
- * object with all their properties: written so, 3.0 keeps it (as `additionalProperties: false`).
+ * `unevaluatedProperties: false` over `allOf` members that only declare properties (or are `allOf`s
+ * of such members) is a closed object with all their properties: written so, 3.0 keeps it (as `additionalProperties: false`).
  */
 function closeUnevaluated(doc: Obj): Obj {
   const copy = structuredClone(doc);
@@ -90,7 +90,13 @@ function closeUnevaluated(doc: Obj): Obj {
     if (!isObj(node)) return;
     for (const value of Object.values(node)) visit(value);
     if (node.unevaluatedProperties !== false) return;
-    const members = Array.isArray(node.allOf) ? node.allOf.map(lookup) : [];
+    // Members may themselves be plain `allOf`s of plain members (signup's fields over the shared client fields).
+    const flatten = (member: Json, depth = 0): Json[] => {
+      if (!isObj(member) || !Array.isArray(member.allOf) || depth > 10) return [member];
+      const { allOf, ...own } = member;
+      return [own, ...allOf.flatMap((m) => flatten(lookup(m), depth + 1))];
+    };
+    const members = Array.isArray(node.allOf) ? node.allOf.flatMap((m) => flatten(lookup(m))) : [];
     if (!members.every((m) => isObj(m) && Object.keys(m).every((k) => PLAIN_MEMBER_KEYS.has(k) || k.startsWith('x-')))) return;
     const properties: Obj = {};
     const required = new Set<string>();

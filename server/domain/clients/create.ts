@@ -1,9 +1,10 @@
 import type { components } from '../../../generated/api.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
-import type { ClientRow } from '../../platform/db/schema.js';
+import type { ClientRow, NewClient as NewClientRow } from '../../platform/db/schema.js';
 import { badRequest } from '../../platform/errors.js';
 import type { StateActor } from '../states/policy.js';
+import { allClientColumns } from './fields.js';
 import { notifyClient } from './notifications.js';
 import { checkClientFields, checkContactFree, contactConflict } from './rules.js';
 
@@ -19,38 +20,14 @@ export interface ClientOrigin {
   originatingStaffId?: string | null;
 }
 
-/** The clients row of a new client: every field as sent or null, JSON columns as JSON text. */
-function newClientRow(fields: NewClient, passwordHash: string | null, origin: ClientOrigin) {
-  const individual = fields.type === 'INDIVIDUAL' ? fields : undefined;
-  const corporate = fields.type === 'CORPORATE' ? fields : undefined;
+/** The clients row of a new client: every field as sent or null (`fields.ts`), and where it came from. */
+function newClientRow({ password: _password, ...fields }: NewClient, passwordHash: string | null, origin: ClientOrigin): NewClientRow {
   return {
-    type: fields.type,
-    email: fields.email ?? null,
-    phone_number: fields.phoneNumber ?? null,
+    ...allClientColumns(fields),
     password_hash: passwordHash,
-    country: fields.country,
-    city: fields.city ?? null,
-    region: fields.region ?? null,
-    digital_address: fields.digitalAddress ?? null,
-    address: fields.address ?? null,
-    industry: fields.industry ?? null,
-    notes: fields.notes ?? null,
-    groups: JSON.stringify([...new Set(fields.groups)]),
-    profile_image: fields.profileImage ?? null,
-    taxpayer_identification_number: fields.taxpayerIdentificationNumber ?? null,
-    first_name: individual?.firstName ?? null,
-    last_name: individual?.lastName ?? null,
-    other_names: individual?.otherNames ?? null,
-    title: individual?.title ?? null,
-    gender: individual?.gender ?? null,
-    date_of_birth: individual?.dateOfBirth ?? null,
-    identification_card: JSON.stringify(individual?.identificationCard ?? null),
-    company_name: corporate?.companyName ?? null,
-    date_of_incorporation: corporate?.dateOfIncorporation ?? null,
-    contact_persons: JSON.stringify(corporate?.contactPersons ?? []),
     created_by_staff_id: origin.createdBy.by === 'staff' ? origin.createdBy.id : null,
     originating_staff_id: origin.originatingStaffId ?? null,
-  };
+  } as NewClientRow;
 }
 
 /**

@@ -1,59 +1,34 @@
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
-import type { ClientUpdate } from '../../platform/db/schema.js';
+import type { ClientRow, ClientUpdate } from '../../platform/db/schema.js';
 import { badRequest } from '../../platform/errors.js';
 import type { Part } from '../../platform/files.js';
 import { checkAgainstSchema } from '../../platform/validation.js';
 import { discardStored, multipartError, recordDocuments, storeFile, type StoredFile } from '../documents/store.js';
 import { documentUrl } from '../documents/view.js';
 import { toClientAccount, type ClientAccount } from './account.js';
+import { checkFieldsApply, clientColumns, type ClientFieldValues } from './fields.js';
 import { checkClientFields } from './rules.js';
 
 type ProfileUpdate = components['schemas']['UpdateAccountRequest'];
 
-const INDIVIDUAL_ONLY = ['firstName', 'lastName', 'otherNames', 'title', 'gender', 'dateOfBirth', 'identificationCard'] as const;
-const CORPORATE_ONLY = ['companyName', 'dateOfIncorporation', 'contactPersons'] as const;
-
-/** The update as column values; JSON columns are written as JSON text. */
-function columns(update: ProfileUpdate): ClientUpdate {
-  const json = (value: unknown) => JSON.stringify(value ?? null);
-  const map: Record<keyof ProfileUpdate, (value: any) => ClientUpdate> = {
-    country: (v) => ({ country: v }),
-    city: (v) => ({ city: v }),
-    region: (v) => ({ region: v }),
-    digitalAddress: (v) => ({ digital_address: v }),
-    address: (v) => ({ address: v }),
-    industry: (v) => ({ industry: v }),
-    notes: (v) => ({ notes: v }),
-    taxpayerIdentificationNumber: (v) => ({ taxpayer_identification_number: v }),
-    profileImage: (v) => ({ profile_image: v }),
-    firstName: (v) => ({ first_name: v }),
-    lastName: (v) => ({ last_name: v }),
-    otherNames: (v) => ({ other_names: v }),
-    title: (v) => ({ title: v }),
-    gender: (v) => ({ gender: v }),
-    dateOfBirth: (v) => ({ date_of_birth: v }),
-    identificationCard: (v) => ({ identification_card: json(v) }),
-    companyName: (v) => ({ company_name: v }),
-    dateOfIncorporation: (v) => ({ date_of_incorporation: v }),
-    contactPersons: (v) => ({ contact_persons: json(v) }),
-  };
-  return Object.assign({}, ...Object.entries(update).map(([key, value]) => map[key as keyof ProfileUpdate](value)));
+/**
+ * Writes the profile fields sent (after the checks JSON Schema cannot make: a person's fields on a
+ * person only, a known country, dates that make sense) and any `extra` columns; answers the row.
+ */
+export async function writeProfile(
+  ctx: HandlerContext, client: Pick<ClientRow, 'id' | 'type'>, update: ClientFieldValues, extra: ClientUpdate = {},
+): Promise<ClientRow> {
+  checkFieldsApply(client.type, update);
+  await checkClientFields(ctx, update);
+  return ctx.scope.updateTable('clients').set({ ...clientColumns(update), ...extra, updated_at: ctx.clock.now() })
+    .where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Changes the profile fields sent, after the checks JSON Schema cannot make (a person's fields on a person only, and so on). */
+/** The client's own profile update: the fields sent, checked as `writeProfile` checks them. */
 export async function updateProfile(ctx: HandlerContext, clientId: string, update: ProfileUpdate): Promise<ClientAccount> {
-  const client = await ctx.scope.selectFrom('clients').select('type').where('id', '=', clientId).executeTakeFirstOrThrow();
-  const foreign = client.type === 'INDIVIDUAL' ? CORPORATE_ONLY : INDIVIDUAL_ONLY;
-  const misplaced = foreign.find((field) => field in update);
-  if (misplaced) {
-    throw badRequest(`body.${misplaced} applies to ${client.type === 'INDIVIDUAL' ? 'CORPORATE' : 'INDIVIDUAL'} clients only`);
-  }
-  await checkClientFields(ctx, update);
-  const now = ctx.clock.now();
-  const row = await ctx.scope.updateTable('clients').set({ ...columns(update), updated_at: now })
-    .where('id', '=', clientId).returningAll().executeTakeFirstOrThrow();
-  return toClientAccount(row, now);
+  const client = await ctx.scope.selectFrom('clients').select(['id', 'type']).where('id', '=', clientId).executeTakeFirstOrThrow();
+  return toClientAccount(await writeProfile(ctx, client, update), ctx.clock.now());
 }
 
 // Form fields that carry JSON (objects and arrays); every other field is text.

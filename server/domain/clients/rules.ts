@@ -6,7 +6,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 /** Client rules JSON Schema cannot say, shared by signup and profile updates. */
 
 export interface ClientFields {
-  country?: string;
+  country?: string | null;
   dateOfBirth?: string | null;
   dateOfIncorporation?: string | null;
   identificationCard?: { issueDate: string; expiryDate?: string | null } | null;
@@ -15,8 +15,9 @@ export interface ClientFields {
 /** A known country and dates that make sense (birth in the past, cards valid). */
 export async function checkClientFields(ctx: HandlerContext, fields: ClientFields) {
   const today = ctx.clock.now().toISOString().slice(0, 10);
-  if (fields.country !== undefined) {
-    const country = await ctx.db.selectFrom('countries').select('code').where('code', '=', fields.country).executeTakeFirst();
+  if (fields.country !== undefined && fields.country !== null) {
+    // Through the caller's connection: inside a transaction, the transaction's (one-connection databases would wait on another).
+    const country = await ctx.scope.db.selectFrom('countries').select('code').where('code', '=', fields.country).executeTakeFirst();
     if (!country) throw badRequest(`body.country '${fields.country}' is not a country code from GET /countries`);
   }
   if (fields.dateOfBirth && fields.dateOfBirth >= today) throw badRequest('body.dateOfBirth must be in the past');

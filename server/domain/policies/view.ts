@@ -4,7 +4,7 @@ import type { components } from '../../../generated/api.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { notFound } from '../../platform/errors.js';
 import { clientFullName } from '../clients/account.js';
-import { staffFullName } from '../staff/names.js';
+import { staffReference } from '../staff/names.js';
 import { insurerOf } from '../products/visible.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 import { ownRow } from '../../platform/ownership.js';
@@ -110,8 +110,8 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
       category: row.product_category as Policy['product']['category'],
       insurer: insurerOf(row),
     },
-    createdBy: staffReference(row.created_by_staff_id, row.creator_first_name, row.creator_other_names, row.creator_last_name, row.creator_email),
-    originatingStaff: staffReference(row.originating_staff_id, row.originator_first_name, row.originator_other_names,
+    createdBy: staffNamed(row.created_by_staff_id, row.creator_first_name, row.creator_other_names, row.creator_last_name, row.creator_email),
+    originatingStaff: staffNamed(row.originating_staff_id, row.originator_first_name, row.originator_other_names,
       row.originator_last_name, row.originator_email),
     invoice: row.invoice_id === null ? null : {
       id: row.invoice_id,
@@ -131,9 +131,8 @@ export function toPolicy(row: PolicyRow, assets?: PolicyAsset[]): Policy {
 }
 
 /** A staff member as a policy names them, or null when no staff member is named. */
-function staffReference(id: string | null, first: string | null, other: string | null, last: string | null, email: string | null): Policy['createdBy'] {
-  if (id === null) return null;
-  return { name: 'staff', id, fullName: staffFullName({ first_name: first ?? '', other_names: other, last_name: last ?? '' }), email: email ?? undefined };
+function staffNamed(id: string | null, first: string | null, other: string | null, last: string | null, email: string | null): Policy['createdBy'] {
+  return id === null ? null : staffReference({ id, first_name: first ?? '', other_names: other, last_name: last ?? '', email: email ?? '' });
 }
 
 /**

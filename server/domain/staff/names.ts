@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { components } from '../../../generated/api.js';
 import { containsPattern } from '../../platform/filters.js';
 
 /** A staff member's full name: first, other and last names. */
@@ -14,4 +15,11 @@ export function staffFullNameSql(alias: string): RawBuilder<string> {
 /** Whether the staff member whose id is in `column` has a full name containing `text` (case-insensitive). */
 export function staffNamed(column: string, text: string): RawBuilder<boolean> {
   return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where ${staffFullNameSql('s')} ilike ${containsPattern(text)})`;
+}
+
+export type StaffReference = components['schemas']['StaffReference'];
+
+/** A staff member as another object names them: who created or sold a policy, who brought a client in. */
+export function staffReference(member: { id: string; first_name: string; other_names: string | null; last_name: string; email: string }): StaffReference {
+  return { name: 'staff', id: member.id, fullName: staffFullName(member), email: member.email };
 }

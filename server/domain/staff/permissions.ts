@@ -35,6 +35,11 @@ const agents = (): Grant[] => POSITIONS.map((position) => ({ type: 'AGENT', posi
 /** Every staff member, over what is their own. */
 const everyone = (): Grant[] => [...staff({ LEVEL_OFFICER: 'OWN', HEAD_OF_DEPARTMENT: 'OWN', BRANCH_MANAGER: 'OWN', EXECUTIVE_MANAGER: 'OWN' }), ...agents()];
 
+/** Who works with clients: an agent its own, officers and heads their department's, a branch manager the branch's, an executive manager the company's. */
+export const CLIENT_KEEPERS = [...staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' }), ...agents()];
+/** Heads of department and above, each over their department, branch or company. */
+export const CLIENT_SUPERVISORS = staff({ HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' });
+
 /** Executive managers alone, over the whole company. */
 export const EXECUTIVES_ONLY = staff({ EXECUTIVE_MANAGER: 'TENANT' });
 /** Managers of the organisation: a branch manager their branch, an executive manager the company. */
@@ -125,6 +130,21 @@ export const PERMISSIONS: Record<string, Permission> = {
   deactivateStaffProduct: { grants: PRODUCT_KEEPERS, reason: `${KEEPERS_REASON} Taking a product off sale stops new policies on it at once, so it is theirs too.` },
   assignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Executive managers and heads of department of an insurer assign its own products to brokers and agents (a distribution agreement the product heads carry out); nobody else commits the company to a distributor.' },
   unassignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Withdrawing a product from a broker or agent ends a distribution agreement: the same people who assign it.' },
+  createStaffClient: {
+    grants: CLIENT_KEEPERS,
+    reason: 'Bringing clients in is what agents and sales staff do; an agent credits a new client to itself, others to anyone within their reach.',
+  },
+  listStaffClients: { grants: CLIENT_KEEPERS, reason: 'Staff serve the clients they are answerable for: an agent its own, a department, branch or company theirs.' },
+  getStaffClient: { grants: CLIENT_KEEPERS, reason: 'Staff serve the clients they are answerable for: an agent its own, a department, branch or company theirs.' },
+  updateStaffClient: {
+    grants: CLIENT_KEEPERS,
+    reason: 'Whoever serves a client keeps its profile up to date; crediting a client to someone else is for staff whose reach covers both, never an agent.',
+  },
+  deactivateStaffClient: {
+    grants: CLIENT_SUPERVISORS,
+    reason: 'Cutting a client off stops its logins and tokens, which an agent or officer with a stake in the client should not decide alone: heads of department and above.',
+  },
+  activateStaffClient: { grants: CLIENT_SUPERVISORS, reason: 'Undoing a deactivation is for whoever may make one: heads of department and above.' },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

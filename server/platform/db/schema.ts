@@ -100,6 +100,10 @@ export interface ClientsTable {
   deleted_at: Date | null;
   created_by_staff_id: string | null;
   originating_staff_id: string | null;
+  /** Set together while a staff member has the client deactivated; cleared when it is activated. */
+  deactivated_at: Optional<Date>;
+  deactivated_by_staff_id: Optional<string>;
+  deactivation_reason: Optional<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -14,6 +14,7 @@ import { staff } from './20261129_012_staff.js';
 import { companies } from './20261130_013_companies.js';
 import { products } from './20261130_014_products.js';
 import { organisation } from './20261130_015_organisation.js';
+import { staffClients } from './20261130_016_staff_clients.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_013_companies': companies,
   '20261130_014_products': products,
   '20261130_015_organisation': organisation,
+  '20261130_016_staff_clients': staffClients,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,6 @@
+import type { Handler } from '../types.js';
+import { staffActor } from '../../server/platform/actor.js';
+import { staffClientPage } from '../../server/domain/clients/staff-clients.js';
+
+/** One page of the clients within the caller's reach, filtered. */
+export const listStaffClients: Handler<'listStaffClients'> = async (ctx, req) => staffClientPage(ctx, staffActor(ctx), req.query);

@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import type { components, operations } from '../../../generated/api.js';
+import type { HandlerContext, StaffActor } from '../../platform/context.js';
+import type { ClientRow } from '../../platform/db/schema.js';
+import { newestFirstPage } from '../../platform/export/listing.js';
+import { ApiError, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { containsPattern, isoDate } from '../../platform/filters.js';
+import type { TenantScope } from '../../platform/tenancy.js';
+import { contactFor } from '../accounts/account.js';
+import { issueCode } from '../accounts/codes.js';
+import { originatedInReach, staffInReach } from '../staff/reach.js';
+import { clientAccounts } from './account.js';
+import { createClient } from './create.js';
+import { writeProfile } from './profile.js';
+import { toStaffClients, type StaffClient } from './staff-view.js';
+
+/**
+ * Clients as staff work with them: opening accounts, the list and a client by id, profile changes
+ * and reassignment, deactivation. Every query goes through the caller's reach
+ * (`originatedInReach` over `clients.originating_staff_id`), so a client outside it is absent from
+ * lists and answers 404 by id, as an unknown id does.
+ */
+
+type Reacher = Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>;
+type CreateBody = components['schemas']['StaffClientCreate'];
+type UpdateBody = components['schemas']['StaffClientUpdate'];
+type ListQuery = NonNullable<operations['listStaffClients']['parameters']['query']>;
+
+const clientNotFound = () => notFound('Client');
+
+/** The live clients of the tenant within the caller's reach. */
+function clientsInReach(scope: TenantScope, actor: Reacher) {
+  return scope.selectFrom('clients').where('clients.deleted_at', 'is', null)
+    .where(originatedInReach('clients.originating_staff_id', actor));
+}
+
+/** A client within reach, locked for a change when `forUpdate`; 404 otherwise. */
+async function clientInReach(scope: TenantScope, actor: Reacher, id: string, forUpdate = false): Promise<ClientRow> {
+  const client = await clientsInReach(scope, actor).selectAll('clients').where('clients.id', '=', id)
+    .$if(forUpdate, (qb) => qb.forUpdate()).executeTakeFirst();
+  if (!client) throw clientNotFound();
+  return client;
+}
+
+/**
+ * The staff member a client may be credited to by this caller: an agent only itself (403 for
+ * anyone else); others an active staff member within their reach (404 otherwise).
+ */
+async function creditableStaff(scope: TenantScope, actor: Reacher, staffId: string): Promise<string> {
+  if (staffId === actor.staffId) return staffId;
+  if (actor.reach === 'OWN') throw forbidden('body.originatingStaffId: an agent may not credit a client to another staff member', 'NOT_PERMITTED');
+  const member = await scope.selectFrom('staff').select('staff.id').where('staff.id', '=', staffId).where('staff.is_active', '=', true)
+    .where(staffInReach('staff.id', actor)).executeTakeFirst();
+  if (!member) throw new ApiError(404, 'NOT_FOUND', 'body.originatingStaffId names no active staff member within your reach');
+  return member.id;
+}
+
+/** The view of one client, read again after a change. */
+async function viewOf(ctx: HandlerContext, scope: TenantScope, row: ClientRow): Promise<StaffClient> {
+  const [view] = await toStaffClients(scope, [row], ctx.clock.now());
+  return view;
+}
+
+/**
+ * A staff member opens a client account (as at signup, the password optional): created by the
+ * caller, credited to `originatingStaffId` or the caller. Without a password the client is sent a
+ * code to set one with the password reset call, in the same transaction as the account.
+ */
+export async function createClientByStaff(ctx: HandlerContext, actor: Reacher, body: CreateBody): Promise<StaffClient> {
+  const { originatingStaffId, ...fields } = body;
+  return ctx.scope.transaction(async (scope) => {
+    const inTransaction = { ...ctx, scope };
+    const originator = await creditableStaff(scope, actor, originatingStaffId ?? actor.staffId);
+    const row = await createClient(inTransaction, fields, { createdBy: { by: 'staff', id: actor.staffId }, originatingStaffId: originator });
+    if (fields.password === undefined) await sendSetPasswordCode(inTransaction, row);
+    return viewOf(ctx, scope, row);
+  });
+}
+
+/** A code the client sets its first password with (`POST /auth/password/reset`), by email, else by SMS. */
+async function sendSetPasswordCode(ctx: HandlerContext, client: ClientRow) {
+  const username = client.email ?? client.phone_number!;
+  await issueCode(ctx, client.id, clientAccounts.resetCode, ctx.clock.now(), (code) => ({
+    ...contactFor(client),
+    template: 'set-password-code',
+    subject: `Set your ${ctx.tenant.name} password`,
+    body: `An account with ${ctx.tenant.name} was opened for you. To set its password, your code is ${code}: enter it with your `
+      + `username ${username} in the app's password reset. It expires in 15 minutes; after that, ask the app for a new one.`,
+  }));
+}
+
+/** One page of the clients within reach, newest first, narrowed by the list's filters. */
+export async function staffClientPage(ctx: HandlerContext, actor: Reacher, query: ListQuery) {
+  const from = query.createdFrom === undefined ? undefined : isoDate(query.createdFrom, 'query.createdFrom');
+  const to = query.createdTo === undefined ? undefined : isoDate(query.createdTo, 'query.createdTo');
+  const search = query.search === undefined ? undefined : containsPattern(query.search);
+  const name = sql`concat_ws(' ', clients.first_name, clients.other_names, clients.last_name, clients.company_name)`;
+  const filtered = clientsInReach(ctx.scope, actor)
+    .$if(search !== undefined, (qb) => qb.where(sql<boolean>`(${name} ilike ${search} or clients.email ilike ${search} or clients.phone_number ilike ${search})`))
+    .$if(query.clientType !== undefined, (qb) => qb.where('clients.type', '=', query.clientType!))
+    .$if(query.isActive !== undefined, (qb) => qb.where('clients.is_active', '=', query.isActive!))
+    .$if(query.originatingStaffId !== undefined, (qb) => qb.where('clients.originating_staff_id', '=', query.originatingStaffId!))
+    .$if(from !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at >= ${from}::date::timestamp at time zone 'UTC'`))
+    .$if(to !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at < (${to}::date + 1)::timestamp at time zone 'UTC'`));
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.selectAll('clients'), 'clients', { page: query.page!, limit: query.limit! });
+  return { data: await toStaffClients(ctx.scope, rows, ctx.clock.now()), paginator };
+}
+
+/** A client within reach. */
+export async function staffClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
+  return viewOf(ctx, ctx.scope, await clientInReach(ctx.scope, actor, id));
+}
+
+/** Changes a client's profile fields (as the client's own update does) and, for managers, who it is credited to. */
+export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, id: string, body: UpdateBody): Promise<StaffClient> {
+  const { originatingStaffId, ...update } = body;
+  return ctx.scope.transaction(async (scope) => {
+    const client = await clientInReach(scope, actor, id, true);
+    const reassigned = originatingStaffId === undefined || originatingStaffId === client.originating_staff_id
+      ? {} : { originating_staff_id: await creditableStaff(scope, actor, originatingStaffId) };
+    const row = await writeProfile({ ...ctx, scope }, client, update, reassigned);
+    return viewOf(ctx, scope, row);
+  });
+}
+
+/** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept. */
+export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
+  return ctx.scope.transaction(async (scope) => {
+    const client = await clientInReach(scope, actor, id, true);
+    if (!client.is_active) throw conflict('The client is already deactivated', 'CLIENT_ALREADY_INACTIVE');
+    const now = ctx.clock.now();
+    const row = await scope.updateTable('clients').set({
+      is_active: false, deactivated_at: now, deactivated_by_staff_id: actor.staffId, deactivation_reason: reason,
+      session_version: sql`session_version + 1`, updated_at: now,
+    }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    return viewOf(ctx, scope, row);
+  });
+}
+
+/** Makes a deactivated client active again; its old tokens stay revoked. */
+export async function activateClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
+  return ctx.scope.transaction(async (scope) => {
+    const client = await clientInReach(scope, actor, id, true);
+    if (client.is_active) throw conflict('The client is already active', 'CLIENT_ALREADY_ACTIVE');
+    const row = await scope.updateTable('clients').set({
+      is_active: true, deactivated_at: null, deactivated_by_staff_id: null, deactivation_reason: null, updated_at: ctx.clock.now(),
+    }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    return viewOf(ctx, scope, row);
+  });
+}
