@@ -204,8 +204,8 @@ export interface paths {
          *
          *     - sell an ACTIVE product of either distribution (`OFFLINE` products are sold by staff only);
          *     - name `originatingStaffId`, the staff member credited with the sale (it defaults to the
-         *       caller; it must be an active staff member within the caller's reach, and an agent can
-         *       credit only itself);
+         *       caller; it must be an active staff member within the caller's reach, else 404, and an agent
+         *       can credit only itself, else 403 `NOT_PERMITTED`);
          *     - set `premium` within their latitude from the rated price (`premiumLatitude` in
          *       `GET /staff/permissions`; 0 allows the rated price only), the asset premiums following it in
          *       proportion and the breakdown keeping the engine's price in `ratedPremium` (asset `premium`s,

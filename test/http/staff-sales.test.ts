@@ -139,7 +139,7 @@ describe('POST /staff/clients/{id}/policies', () => {
     const outside = await sell(officer, walkIn.id, autoBody({ originatingStaffId: sandboxStaff('head.claims').id }));
     expect(outside.statusCode).toBe(404);
     expect(outside.json().message).toMatch(/^body\.originatingStaffId/);
-    expect((await sell(agent, agentsClient.id, autoBody({ originatingStaffId: officer.id }))).statusCode).toBe(404);
+    expect((await sell(agent, agentsClient.id, autoBody({ originatingStaffId: officer.id }))).json()).toMatchObject({ statusCode: 403, code: 'NOT_PERMITTED' });
     // The executive manager may credit anyone in the company.
     const byExec = await sell(exec, claimsClient.id, autoBody({ originatingStaffId: sandboxStaff('head.claims').id, generateInvoice: false }));
     expect(byExec.json().data.originatingStaff.id).toBe(sandboxStaff('head.claims').id);

@@ -35,7 +35,7 @@ function clientsInReach(scope: TenantScope, actor: Reacher) {
 }
 
 /** A client within reach, locked for a change when `forUpdate`; 404 otherwise. */
-async function clientInReach(scope: TenantScope, actor: Reacher, id: string, forUpdate = false): Promise<ClientRow> {
+export async function reachableClient(scope: TenantScope, actor: Reacher, id: string, forUpdate = false): Promise<ClientRow> {
   const client = await clientsInReach(scope, actor).selectAll('clients').where('clients.id', '=', id)
     .$if(forUpdate, (qb) => qb.forUpdate()).executeTakeFirst();
   if (!client) throw clientNotFound();
@@ -46,7 +46,7 @@ async function clientInReach(scope: TenantScope, actor: Reacher, id: string, for
  * The staff member a client may be credited to by this caller: an agent only itself (403 for
  * anyone else); others an active staff member within their reach (404 otherwise).
  */
-async function creditableStaff(scope: TenantScope, actor: Reacher, staffId: string): Promise<string> {
+export async function creditableStaff(scope: TenantScope, actor: Reacher, staffId: string): Promise<string> {
   if (staffId === actor.staffId) return staffId;
   if (actor.reach === 'OWN') throw forbidden('body.originatingStaffId: an agent may not credit a client to another staff member', 'NOT_PERMITTED');
   const member = await scope.selectFrom('staff').select('staff.id').where('staff.id', '=', staffId).where('staff.is_active', '=', true)
@@ -108,14 +108,14 @@ export async function staffClientPage(ctx: HandlerContext, actor: Reacher, query
 
 /** A client within reach. */
 export async function staffClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
-  return viewOf(ctx, ctx.scope, await clientInReach(ctx.scope, actor, id));
+  return viewOf(ctx, ctx.scope, await reachableClient(ctx.scope, actor, id));
 }
 
 /** Changes a client's profile fields (as the client's own update does) and, for managers, who it is credited to. */
 export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, id: string, body: UpdateBody): Promise<StaffClient> {
   const { originatingStaffId, ...update } = body;
   return ctx.scope.transaction(async (scope) => {
-    const client = await clientInReach(scope, actor, id, true);
+    const client = await reachableClient(scope, actor, id, true);
     const reassigned = originatingStaffId === undefined || originatingStaffId === client.originating_staff_id
       ? {} : { originating_staff_id: await creditableStaff(scope, actor, originatingStaffId) };
     const row = await writeProfile({ ...ctx, scope }, client, update, reassigned);
@@ -126,7 +126,7 @@ export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, i
 /** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept. */
 export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
-    const client = await clientInReach(scope, actor, id, true);
+    const client = await reachableClient(scope, actor, id, true);
     if (!client.is_active) throw conflict('The client is already deactivated', 'CLIENT_ALREADY_INACTIVE');
     const now = ctx.clock.now();
     const row = await scope.updateTable('clients').set({
@@ -140,7 +140,7 @@ export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: 
 /** Makes a deactivated client active again; its old tokens stay revoked. */
 export async function activateClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
-    const client = await clientInReach(scope, actor, id, true);
+    const client = await reachableClient(scope, actor, id, true);
     if (client.is_active) throw conflict('The client is already active', 'CLIENT_ALREADY_ACTIVE');
     const row = await scope.updateTable('clients').set({
       is_active: true, deactivated_at: null, deactivated_by_staff_id: null, deactivation_reason: null, updated_at: ctx.clock.now(),

@@ -1,9 +1,10 @@
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict } from '../../platform/errors.js';
 import { ownRow } from '../../platform/ownership.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { clientFullName } from '../clients/account.js';
-import { originatedInReach, staffInReach } from '../staff/reach.js';
+import { creditableStaff, reachableClient } from '../clients/staff-clients.js';
+import { originatedInReach } from '../staff/reach.js';
 import { buyCart, type CartCheckout } from '../cart/checkout.js';
 import type { StateActor } from '../states/policy.js';
 import { issuePolicy, type PolicyCreateRequest, type Seller } from './issue.js';
@@ -20,26 +21,14 @@ import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy } from 
 
 /** The client with this id within the caller's reach, or 404; a deactivated one is 409 (staff do not sell to it). */
 async function clientToSellTo(scope: TenantScope, actor: StaffActor, clientId: string) {
-  const client = await scope.selectFrom('clients')
-    .select(['id', 'type', 'first_name', 'other_names', 'last_name', 'company_name', 'is_active'])
-    .where('id', '=', clientId).where('deleted_at', 'is', null)
-    .where(originatedInReach('clients.originating_staff_id', actor))
-    .executeTakeFirst();
-  if (!client) throw notFound('Client');
+  const client = await reachableClient(scope, actor, clientId);
   if (!client.is_active) throw conflict(`Client ${clientFullName(client)} is deactivated: reactivate them before selling`, 'CLIENT_INACTIVE');
   return client;
 }
 
-/** The staff member credited with a sale: the caller unless it names another active one within its reach (an agent's reach is itself). */
-async function creditedStaff(scope: TenantScope, actor: StaffActor, originatingStaffId: string | undefined): Promise<string> {
-  if (originatingStaffId === undefined || originatingStaffId === actor.staffId) return actor.staffId;
-  const member = await scope.selectFrom('staff').select('id')
-    .where('id', '=', originatingStaffId).where('is_active', '=', true)
-    .where(staffInReach('staff.id', actor))
-    .executeTakeFirst();
-  if (!member) throw new ApiError(404, 'NOT_FOUND', 'body.originatingStaffId: no active staff member with this id within your reach');
-  return member.id;
-}
+/** The staff member credited with a sale: the caller, unless the body names another it may credit (`creditableStaff`). */
+const creditedStaff = (scope: TenantScope, actor: StaffActor, originatingStaffId: string | undefined): Promise<string> =>
+  (originatingStaffId === undefined ? Promise.resolve(actor.staffId) : creditableStaff(scope, actor, originatingStaffId));
 
 /** The seller a staff member is for this client and body, the client checked first. */
 async function staffSeller(scope: TenantScope, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Seller> {
