@@ -14,17 +14,10 @@ import type { StaffActor } from '../../platform/context.js';
  * - `TENANT`: every row of the company.
  */
 export function originatedInReach(column: string, actor: Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>): RawBuilder<boolean> {
-  const originator = sql.ref(column);
-  switch (actor.reach) {
-    case 'TENANT':
-      return sql<boolean>`true`;
-    case 'OWN':
-      return sql<boolean>`${originator} = ${actor.staffId}`;
-    case 'DEPARTMENT':
-      return sql<boolean>`(${originator} is null or ${originator} in (${staffOfDepartment(actor.departmentId)}))`;
-    case 'BRANCH':
-      return sql<boolean>`(${originator} is null or ${originator} in (${staffOfBranch(actor.branchId)}))`;
-  }
+  const originator = staffInReach(column, actor);
+  // Department and branch reaches take in the company's own clients too (nobody originated them).
+  if (actor.reach === 'DEPARTMENT' || actor.reach === 'BRANCH') return sql<boolean>`(${sql.ref(column)} is null or ${originator})`;
+  return originator;
 }
 
 /**
