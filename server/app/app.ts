@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { compileValidator } from '../platform/validation.js';
 import { bodyParsing } from './body.js';
-import { errorHandling } from './errors.js';
+import { errorHandling, frameworkError, MAX_PARAM_LENGTH } from './errors.js';
 import { routes } from './routes.js';
 import { security } from './security.js';
 import { services, type ServiceOptions } from './services.js';
@@ -36,6 +36,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: config.connectionTimeoutMs,
     genReqId: () => randomUUID(),
     trustProxy: process.env.TRUST_PROXY === 'true',
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkError,
   });
   await app.register(coverline, options);
   return app;

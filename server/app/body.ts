@@ -64,13 +64,25 @@ export const bodyParsing = fp(async (app, { config }: { config: Config }) => {
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: config.maxUploadFiles, fields: 50 } });
 }, { name: 'coverline-body', fastify: '5.x' });
 
-/** The first string holding a NUL character, by its path: PostgreSQL text cannot store one. */
-function nulAt(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) { const found = nulAt(item, `${path}[${i}]`); if (found) return found; }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) { const found = nulAt(item, `${path}.${key}`); if (found) return found; }
+/** Deepest nesting of arrays and objects a request may send; the contract's own bodies stay far below it. */
+export const MAX_NESTING = 32;
+
+/**
+ * Walks a parsed value without recursion (a deep body cannot exhaust the stack): the path of the
+ * first string holding a NUL character (PostgreSQL text cannot store one), or a 400 when the value
+ * nests deeper than MAX_NESTING.
+ */
+function nulAt(root: unknown, rootPath: string): string | undefined {
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 0 }];
+  while (pending.length) {
+    const { value, path, depth } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value && typeof value === 'object') {
+      if (depth >= MAX_NESTING) throw new ApiError(400, 'VALIDATION_ERROR', `${rootPath} nests arrays and objects deeper than ${MAX_NESTING} levels`);
+      const entries = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item] as const) : Object.entries(value).map(([key, item]) => [`.${key}`, item] as const);
+      for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i][1], path: `${path}${entries[i][0]}`, depth: depth + 1 });
+    }
   }
   return undefined;
 }

@@ -23,6 +23,27 @@ const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => [code: string,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ['INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
 };
 
+/** Longest path parameter routed (ids are 36 characters; numbers and slugs far less): past it, 414. */
+export const MAX_PARAM_LENGTH = 100;
+
+/** A URL as an error message may quote it: the path only, cut short (an attacker's URL can be megabytes). */
+const quotedPath = (url: string) => {
+  const path = url.split('?')[0];
+  return path.length > 120 ? `${path.slice(0, 120)}...` : path;
+};
+
+/**
+ * Errors Fastify's router raises before any route (a path parameter too long, a URL that is not
+ * valid), in the one error shape instead of Fastify's own.
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendError(reply, 414, `A path parameter of ${quotedPath(request.url)} is longer than ${MAX_PARAM_LENGTH} characters`, 'URI_TOO_LONG');
+  }
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, `${quotedPath(request.url)} is not a valid URL`, 'BAD_URL');
+  return handleError(error, request, reply);
+}
+
 /** Maps every failure to the error shape; 5xx details stay in the log. */
 function handleError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HtmlError) {
@@ -59,5 +80,5 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
 /** Every error, anywhere (validation, security, handlers, unknown routes), in the one error shape. */
 export const errorHandling = fp(async (app) => {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'ROUTE_NOT_FOUND'));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${quotedPath(request.url)} not found`, 'ROUTE_NOT_FOUND'));
 }, { name: 'coverline-errors', fastify: '5.x' });

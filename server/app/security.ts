@@ -185,18 +185,37 @@ export async function webhookSignatureCheck(services: Services, request: Fastify
   provider.verifyWebhook(request.headers, request.rawBody ?? Buffer.alloc(0), services.clock.now());
 }
 
-/** Browser-facing headers (helmet, CORS) and the access tokens' signer and verifier. */
+/** Every method a route of the contract uses, for CORS preflights. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Whether a browser page of this origin may call the API: a listed origin (any under `*`), never the opaque `null`. */
+export const corsAllows = (allowed: Config['corsOrigins'], origin: string | undefined) =>
+  origin !== undefined && origin !== 'null' && (allowed === '*' || allowed.includes(origin));
+
+/**
+ * Browser-facing headers (helmet, CORS from the configured allow-list), `Cache-Control: no-store`
+ * on every answer that does not set its own (answers carry tokens, keys and clients' data; the
+ * few public ones, like a company's logo, say how they may be cached), and the access tokens'
+ * signer and verifier: a token must carry `exp` and `iat` and is refused once older than the
+ * configured lifetime, whatever its `exp` says.
+ */
 export const security = fp(async (app, { config }: { config: Config }) => {
   await app.register(helmet, { global: true });
   await app.register(cors, {
-    origin: config.corsOrigins === '*' ? true : config.corsOrigins,
+    origin: (origin, callback) => callback(null, corsAllows(config.corsOrigins, origin)),
+    methods: METHODS,
     allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key', 'Operator-Key'],
     exposedHeaders: ['Retry-After', 'Content-Disposition', 'X-Content-SHA256'],
     maxAge: 600,
   });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  // @fastify/jwt reads a number of maxAge as seconds.
   await app.register(fastifyJwt, {
     secret: config.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: config.jwtTtlSeconds },
-    verify: { algorithms: ['HS256'] },
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'iat'], maxAge: config.jwtTtlSeconds },
   });
 }, { name: 'coverline-security', fastify: '5.x' });

@@ -29,7 +29,10 @@ export interface Config {
   jwtSecret: string;
   /** Access token lifetime. */
   jwtTtlSeconds: number;
-  /** Allowed CORS origins; `*` allows any. */
+  /**
+   * Origins whose pages may call the API from a browser (CORS). `*` allows any real origin (never
+   * the opaque `null` of sandboxed frames and files); an empty list allows none.
+   */
   corsOrigins: string[] | '*';
   bodyLimitBytes: number;
   requestTimeoutMs: number;
@@ -50,6 +53,25 @@ export interface Config {
   maxUploadFiles: number;
   /** How often this instance polls the job queue (due direct debits...); 0 runs no background jobs here. */
   jobPollIntervalMs: number;
+}
+
+/**
+ * Outside production, with CORS_ORIGINS unset: the developer site (`npm run docs:serve`, port 3001)
+ * and the API's own default address. Production allows no other origin until told.
+ */
+export const SANDBOX_CORS_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://localhost:3001', 'http://127.0.0.1:3001'];
+
+/** CORS_ORIGINS: `*`, or a comma-separated list of origins (scheme, host and port; no path). */
+function corsOrigins(env: NodeJS.ProcessEnv, production: boolean): string[] | '*' {
+  const value = env.CORS_ORIGINS?.trim();
+  if (value === '*') return '*';
+  if (!value) return production ? [] : SANDBOX_CORS_ORIGINS;
+  return value.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => {
+    let url: URL;
+    try { url = new URL(origin); } catch { throw new Error(`CORS_ORIGINS: ${origin} is not an origin (scheme://host[:port])`); }
+    if (url.origin === 'null' || url.origin !== origin.replace(/\/$/, '')) throw new Error(`CORS_ORIGINS: ${origin} is not an origin (scheme://host[:port], no path)`);
+    return url.origin;
+  });
 }
 
 export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
@@ -86,7 +108,6 @@ function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string)
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(env.DATA_DIR || './data');
-  const cors = env.CORS_ORIGINS?.trim();
   const signingSecret = jwtSecret(env, production, dataDir);
   return {
     production,
@@ -100,7 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...payments(env, production, signingSecret),
     operatorKey: operatorKey(env, production),
     jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
-    corsOrigins: !cors || cors === '*' ? '*' : cors.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: corsOrigins(env, production),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, env),
     connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 60_000, env),

@@ -26,14 +26,3 @@ describe('outbox dispatch', () => {
     expect(failed).toMatchObject({ status: 'FAILED', attempts: 5 });
   });
 });
-
-describe('CORS', () => {
-  it('answers preflight for the headers client apps send', async () => {
-    const res = await h.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: {
-      origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'api-key,authorization,content-type',
-    } });
-    expect(res.statusCode).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe('https://app.example');
-    expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('api-key');
-  });
-});
