@@ -1269,6 +1269,10 @@ export interface paths {
          *     needs `country`, `groups` (may be empty), a `password` of 5 to 50 characters, and an `email` or a
          *     `phoneNumber`, either of which is then a login username. Email and phone number are unique
          *     within the tenant (email ignoring case). A welcome message goes to the email, or by SMS.
+         *
+         *     Sign-ups are limited per caller address (the server's `SIGNUP_LIMIT_PER_ADDRESS` an hour, 20 by
+         *     default): past it the answer is 429 with `Retry-After`, so nobody can test thousands of emails
+         *     for `EMAIL_TAKEN` at speed.
          */
         post: operations["signUp"];
         delete?: never;
@@ -12246,6 +12250,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

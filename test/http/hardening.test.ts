@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { loadConfig } from '../../server/platform/config.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { signUp } from '../helpers/clients.js';
+import { individualBody, signUp } from '../helpers/clients.js';
 import { file, multipart, PDF } from '../helpers/multipart.js';
 
 /**
@@ -11,7 +11,7 @@ import { file, multipart, PDF } from '../helpers/multipart.js';
  */
 
 let h: Harness;
-beforeAll(async () => { h = await createHarness({ corsOrigins: ['https://app.example'] }); });
+beforeAll(async () => { h = await createHarness({ corsOrigins: ['https://app.example'], signupsPerAddressPerHour: 10 }); });
 afterAll(async () => { await h.close(); });
 
 const preflight = (origin: string, method = 'POST') => h.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: {
@@ -63,6 +63,29 @@ describe('Cache-Control', () => {
     expect(account.headers['cache-control']).toBe('no-store');
     const refused = await h.call({ method: 'GET', url: '/api/v1/client/account' });
     expect(refused.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('sign-in and sign-up abuse', () => {
+  const address = (ip: string) => ({ remoteAddress: ip });
+  it('limits sign-ups per address (429 with Retry-After), so emails cannot be probed at speed', async () => {
+    const signUpFrom = (ip: string) => h.app.inject({ method: 'POST', url: '/api/v1/auth/signup', headers: { 'api-key': h.apiKey }, payload: individualBody(), ...address(ip) });
+    for (let i = 0; i < 10; i += 1) expect((await signUpFrom('203.0.113.7')).statusCode).toBe(201);
+    const refused = await signUpFrom('203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signUpFrom('203.0.113.8')).statusCode).toBe(201);
+  });
+
+  it('locks an account out whichever of its usernames (email or phone) the wrong passwords came under', async () => {
+    const { body } = await signUp(h);
+    const login = (username: string, password: string) => h.app.inject({
+      method: 'POST', url: '/api/v1/auth/login', headers: { 'api-key': h.apiKey }, payload: { username, password }, remoteAddress: '198.51.100.21',
+    });
+    for (let i = 0; i < 5; i += 1) expect((await login(body.email as string, 'wrong-Pass1')).statusCode).toBe(401);
+    for (let i = 0; i < 5; i += 1) expect((await login(body.phoneNumber as string, 'wrong-Pass1')).statusCode).toBe(401);
+    // Ten failures on one account, split across its two usernames: the right password waits too.
+    expect((await login(body.email as string, body.password as string)).statusCode).toBe(429);
   });
 });
 

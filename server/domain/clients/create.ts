@@ -3,6 +3,7 @@ import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { ClientRow, NewClient as NewClientRow } from '../../platform/db/schema.js';
 import { badRequest } from '../../platform/errors.js';
+import { consume } from '../../platform/rate-limit.js';
 import type { StateActor } from '../states/policy.js';
 import { allClientColumns } from './fields.js';
 import { notifyClient } from './notifications.js';
@@ -51,4 +52,13 @@ export async function createClient(ctx: HandlerContext, fields: NewClient, origi
     });
     return row;
   });
+}
+
+/**
+ * A client signing itself up from an app: limited per caller address, so nobody learns at speed
+ * which emails and phone numbers have accounts (409 EMAIL_TAKEN) or fills the tenant with accounts.
+ */
+export async function signUpClient(ctx: HandlerContext, fields: NewClient, ip: string): Promise<ClientRow> {
+  await consume(ctx.db, `signup:address:${ctx.tenant.id}:${ip}`, { max: ctx.config.signupsPerAddressPerHour, windowSeconds: 3600 }, ctx.clock.now());
+  return createClient(ctx, fields, { createdBy: { by: 'client', id: null } });
 }

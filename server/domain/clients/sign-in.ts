@@ -40,7 +40,8 @@ export async function authenticateClient(ctx: HandlerContext, body: components['
   await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
   if ('firebaseToken' in body) return assertActive(await firebaseClient(ctx, body.firebaseToken));
   return checkPassword(ctx, {
-    bucket: `login:account:${ctx.tenant.id}:${body.username.trim().toLowerCase()}`,
+    bucket: `login:account:${ctx.tenant.id}`,
+    username: body.username,
     password: body.password,
     find: () => findClientByUsername(ctx.scope, body.username),
     admit: assertActive,

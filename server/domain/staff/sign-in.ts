@@ -14,7 +14,8 @@ export async function authenticateStaff(ctx: HandlerContext, body: components['s
   const now = ctx.clock.now();
   await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
   return checkPassword(ctx, {
-    bucket: `staff-login:account:${ctx.tenant.id}:${body.username.trim().toLowerCase()}`,
+    bucket: `staff-login:account:${ctx.tenant.id}`,
+    username: body.username,
     password: body.password,
     find: () => findStaffByUsername(ctx.scope, body.username),
     admit: (member) => { if (!member.is_active) throw invalidCredentials(); },
