@@ -3323,9 +3323,14 @@ export interface paths {
         };
         /**
          * Look up an invoice to pay it
-         * @description An invoice of the tenant named by the `Api-Key`, by number (`INV-0012`) or id, for whoever
+         * @description An invoice of the tenant named by the `Api-Key`, by id or by number (`INV-0012`), for whoever
          *     holds it (a relative, an employer) to pay: amounts, status and policy numbers only; no client
          *     details and no payment history. Needs only the `Api-Key`.
+         *
+         *     Invoice numbers run in sequence, so a lookup by number also takes the invoice's `amount` (printed
+         *     beside the number on the invoice) and is limited to 30 an hour per caller address (429 with
+         *     `Retry-After` past it); a wrong amount answers the same 404 as a wrong number. Ids are random and
+         *     need neither: a payment link carries the id.
          */
         get: operations["getExternalInvoice"];
         put?: never;
@@ -15682,7 +15687,13 @@ export interface operations {
     };
     getExternalInvoice: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The invoice's amount, as printed on it; required when `invoiceNoOrId` is a number, ignored with an id.
+                 * @example 3722.5
+                 */
+                amount?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -15715,6 +15726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

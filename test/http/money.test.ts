@@ -79,16 +79,33 @@ describe('invoices', () => {
     expect((await invoices('?format=excel')).statusCode).toBe(400);
   });
 
-  it('shows a payer an invoice by number or id, with no client details; other tenants see nothing', async () => {
+  it('shows a payer an invoice by id, or by number with its amount, with no client details; other tenants see nothing', async () => {
     const { invoiceId, invoiceNo, policyNo, amount } = await invoiced();
-    for (const ref of [invoiceNo, invoiceNo.toLowerCase(), invoiceId]) {
+    for (const ref of [`${invoiceNo}?amount=${amount}`, `${invoiceNo.toLowerCase()}?amount=${amount}`, invoiceId]) {
       const res = await h.call({ method: 'GET', url: `/api/v1/external/invoices/${ref}` });
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toEqual({ id: invoiceId, invoiceNo, currency: 'GHS', amount, invoiceDate: today, description: `Premium for policy ${policyNo}`,
         policyNos: [policyNo], insurer: expect.any(String), amountPaid: 0, amountUnpaid: amount, status: 'UNPAID', isClosed: false });
     }
-    expect((await h.call({ method: 'GET', url: `/api/v1/external/invoices/${invoiceNo}`, apiKey: h.otherApiKey })).statusCode).toBe(404);
-    expect((await h.call({ method: 'GET', url: '/api/v1/external/invoices/INV-999999' })).statusCode).toBe(404);
+    // A number alone, or with the wrong amount, reads nothing: numbers run in sequence.
+    const bare = await h.call({ method: 'GET', url: `/api/v1/external/invoices/${invoiceNo}` });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().message).toMatch(/^query.amount is required/);
+    expect((await h.call({ method: 'GET', url: `/api/v1/external/invoices/${invoiceNo}?amount=${amount + 1}` })).statusCode).toBe(404);
+    expect((await h.call({ method: 'GET', url: `/api/v1/external/invoices/${invoiceNo}?amount=${amount}`, apiKey: h.otherApiKey })).statusCode).toBe(404);
+    expect((await h.call({ method: 'GET', url: `/api/v1/external/invoices/INV-999999?amount=${amount}` })).statusCode).toBe(404);
+  });
+
+  it('limits lookups by number per address (429), so invoice numbers cannot be walked', async () => {
+    const { invoiceId, invoiceNo } = await invoiced();
+    const lookup = (ref: string) => h.app.inject({ method: 'GET', url: `/api/v1/external/invoices/${ref}`, headers: { 'api-key': h.apiKey }, remoteAddress: '192.0.2.44' });
+    const answers = [];
+    for (let n = 1; n <= 31; n += 1) answers.push((await lookup(`INV-${String(n).padStart(4, '0')}?amount=1`)).statusCode);
+    expect(answers.slice(0, 30).every((status) => status === 404)).toBe(true);
+    expect(answers[30]).toBe(429);
+    expect((await lookup(`${invoiceNo}?amount=1`)).statusCode).toBe(429);
+    // The id, unguessable, is still answered.
+    expect((await lookup(invoiceId)).statusCode).toBe(200);
   });
 });
 

@@ -1,8 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import { invoiceFigures, paymentSums } from './figures.js';
-import { notFound } from '../../platform/errors.js';
-import { idOrNumber } from '../../platform/filters.js';
+import { Decimal } from 'decimal.js';
+import type { Db } from '../../platform/db/database.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { idOrNumber, isId } from '../../platform/filters.js';
+import { consume } from '../../platform/rate-limit.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 
 export type Invoice = components['schemas']['Invoice'];
@@ -78,16 +81,33 @@ export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promis
   });
 }
 
+/** Number lookups one caller address may make in an hour: invoice numbers run in sequence. */
+export const EXTERNAL_LOOKUPS_PER_HOUR = 30;
+
+export interface ExternalLookup {
+  /** The invoice's id, or its number with `amount` as printed on it. */
+  invoiceNoOrId: string;
+  amount?: number;
+  ip: string;
+}
+
 /**
  * An invoice of the tenant (`insurer`), by number or id, or 404: what a payer who is not the
- * client needs to pay it, and no more.
+ * client needs to pay it, and no more. Ids are random; numbers run in sequence, so a lookup by
+ * number also needs the invoice's amount (printed beside it) and is limited per address: nobody
+ * can walk the numbers to read every invoice. A wrong amount is the same 404 as a wrong number.
  */
-export async function externalInvoice(scope: TenantScope, insurer: string, invoiceNoOrId: string): Promise<ExternalInvoice> {
+export async function externalInvoice(scope: TenantScope, services: { db: Db; now: Date }, insurer: string, lookup: ExternalLookup): Promise<ExternalInvoice> {
+  const byNumber = !isId(lookup.invoiceNoOrId);
+  if (byNumber) {
+    if (lookup.amount === undefined) throw badRequest('query.amount is required when the invoice is looked up by number (send the amount printed on the invoice, or look it up by id)');
+    await consume(services.db, `external-invoice:address:${scope.tenantId}:${lookup.ip}`, { max: EXTERNAL_LOOKUPS_PER_HOUR, windowSeconds: 3600 }, services.now);
+  }
   const row = await scope.selectFrom('invoices')
     .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description'])
-    .where(idOrNumber(invoiceNoOrId, 'id', 'invoice_no'))
+    .where(idOrNumber(lookup.invoiceNoOrId, 'id', 'invoice_no'))
     .executeTakeFirst();
-  if (!row) throw notFound('Invoice');
+  if (!row || (byNumber && !new Decimal(row.amount).equals(lookup.amount!))) throw notFound('Invoice');
   const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(scope, [row.id])).get(row.id)!);
   return {
     id: row.id,
