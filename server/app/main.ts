@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { loadConfig } from '../platform/config.js';
+import { configWarnings, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
@@ -39,6 +39,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+for (const warning of configWarnings(config)) app.log.warn(warning);
 worker?.start();
 const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/api/v1`;
 const usingDefaultKey = !process.env.SANDBOX_API_KEY;

@@ -185,3 +185,17 @@ function storage(env: NodeJS.ProcessEnv) {
     maxUploadFiles,
   };
 }
+
+/**
+ * What a start-up should warn of: settings left at a sandbox default where others will reach the
+ * server (production, or listening beyond this machine). Links the API hands out (hosted checkout
+ * pages) would point at localhost, which a payer's phone cannot open.
+ */
+export function configWarnings(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  const reachable = config.production || !['127.0.0.1', 'localhost', '::1'].includes(config.host);
+  const warnings: string[] = [];
+  if (reachable && !env.PUBLIC_BASE_URL) {
+    warnings.push(`PUBLIC_BASE_URL is not set: checkout links and other links the API gives out start with ${config.publicBaseUrl}, which callers elsewhere cannot open`);
+  }
+  return warnings;
+}

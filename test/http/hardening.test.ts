@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { loadConfig } from '../../server/platform/config.js';
+import { configWarnings, loadConfig } from '../../server/platform/config.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { individualBody, signUp } from '../helpers/clients.js';
 import { file, multipart, PDF } from '../helpers/multipart.js';
@@ -49,6 +49,17 @@ describe('CORS', () => {
     expect(loadConfig(base).corsOrigins).toContain('http://localhost:3001');
     expect(() => loadConfig({ ...base, CORS_ORIGINS: 'https://a.example/app' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ ...base, CORS_ORIGINS: 'null' })).toThrow(/CORS_ORIGINS/);
+  });
+});
+
+describe('start-up warnings', () => {
+  it('warns when links would point at localhost on a server others reach, and not in the local sandbox', () => {
+    const base = { JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', DATA_DIR: '/tmp/coverline-test' };
+    expect(configWarnings(loadConfig(base), base)).toEqual([]);
+    const exposed = { ...base, HOST: '0.0.0.0' };
+    expect(configWarnings(loadConfig(exposed), exposed)).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL is not set: .*http:\/\/localhost:3000/)]);
+    const told = { ...exposed, PUBLIC_BASE_URL: 'https://api.example' };
+    expect(configWarnings(loadConfig(told), told)).toEqual([]);
   });
 });
 
