@@ -305,6 +305,38 @@ describe('POST /webhooks/payments/{provider}', () => {
     expect(await expectFiguresAgree(second)).toMatchObject({ status: 'FULLY_PAID' });
   });
 
+  it('settles once when fifty different events about one payment arrive at once, in two waves, with no 500', async () => {
+    const { invoiceId } = await invoiced();
+    const tx = await pay({ invoiceId, paymentMethod: 'ONLINE' });
+    // Distinct event ids (a provider retrying with new ids, a completion racing a failure): each
+    // is recorded, one settles, the rest are ignored; none may deadlock into a 500.
+    const events = Array.from({ length: 100 }, (_, i) => event(tx, i % 5 === 0 ? 'checkout.failed' : 'checkout.completed'));
+    const answers = [...await Promise.all(events.slice(0, 50).map((e) => deliver(e))), ...await Promise.all(events.slice(50).map((e) => deliver(e)))];
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(100).fill(200));
+    const settling = answers.map((r, i) => (r.json().outcome === 'settled' ? events[i] : null)).filter(Boolean);
+    expect(settling).toHaveLength(1);
+    expect(await eventsOf(tx.id)).toHaveLength(100);
+    expect((await movesOf(tx.id)).filter((m) => m.from_state !== null)).toHaveLength(1);
+    // Whichever event came first decided: a completion paid the invoice, a failure left it unpaid.
+    const completed = settling[0]!.type === 'checkout.completed';
+    expect(await statusOf(tx.id)).toBe(completed ? 'APPROVED' : 'ERROR');
+    expect(await expectFiguresAgree(invoiceId)).toMatchObject({ status: completed ? 'FULLY_PAID' : 'UNPAID' });
+  });
+
+  it('settles fifty payments of different invoices at once, each exactly once, with receipts in one unbroken series', async () => {
+    const payments = [];
+    for (let i = 0; i < 50; i += 1) {
+      const { invoiceId } = await invoiced();
+      payments.push({ invoiceId, tx: await pay({ invoiceId, paymentMethod: 'ONLINE' }) });
+    }
+    const answers = await Promise.all(payments.map(({ tx }) => deliver(event(tx, 'checkout.completed'))));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    expect(answers.every((r) => r.json().outcome === 'settled')).toBe(true);
+    const receipts = await h.db.selectFrom('transactions').select('receipt_no').where('id', 'in', payments.map((p) => p.tx.id)).execute();
+    expect(new Set(receipts.map((r) => r.receipt_no)).size).toBe(50);
+    for (const { invoiceId } of payments.slice(0, 5)) expect(await expectFiguresAgree(invoiceId)).toMatchObject({ status: 'FULLY_PAID' });
+  });
+
   it('ignores a late or out-of-order event for a settled payment, records it, and answers 200', async () => {
     const { invoiceId } = await invoiced();
     const tx = await pay({ invoiceId, paymentMethod: 'ONLINE' });

@@ -68,7 +68,11 @@ export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock
   return new TenantScope(services.db, found.tenantId).transaction(async (scope) => {
     const statusNow = async () => (await scope.selectFrom('transactions').select('status')
       .where('id', '=', found.transactionId).executeTakeFirstOrThrow()).status;
-    // The key (tenant, provider, event id) holds a concurrent duplicate back until this one commits.
+    // Locks in one order, the invoice first: events about one payment wait for each other here.
+    // (Recording the event first took a key-share lock on the payment's row through the foreign
+    // key, which deadlocked with the settling event's update of that row.)
+    const { invoice_id: invoiceId } = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', found.transactionId).executeTakeFirstOrThrow();
+    await lockInvoice(scope, invoiceId);
     const recorded = await scope.insertInto('payment_events', {
       provider, event_id: event.id, type: event.type, transaction_id: found.transactionId,
       payload: JSON.stringify(payload), outcome: 'received', received_at: now,
@@ -79,8 +83,6 @@ export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock
       return { received: true, duplicate: true, outcome: first.outcome as Outcome, transactionStatus: await statusNow() };
     }
 
-    const { invoice_id: invoiceId } = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', found.transactionId).executeTakeFirstOrThrow();
-    await lockInvoice(scope, invoiceId);
     const tx = await scope.selectFrom('transactions').select(['id', 'status', 'payment_method', 'amount', 'currency'])
       .where('id', '=', found.transactionId).executeTakeFirstOrThrow();
     const to = eventStatus(tx.payment_method, event.outcome);
