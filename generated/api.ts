@@ -5995,9 +5995,10 @@ export interface components {
         /**
          * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
          *     `paymentMethod` are required. `amount` 0 or left out pays what remains of the invoice (its amount
-         *     less every payment not `REJECTED`, `CANCELLED` or `ERROR`). The payment is in the invoice's
-         *     currency at the invoice's exchange rate unless `currency`/`exchangeRate` say otherwise (the
-         *     currency must be the invoice's); `convertedAmount = amount * exchangeRate`. A `CHEQUE` needs
+         *     less every payment not `REJECTED`, `CANCELLED` or `ERROR`); more than remains is refused (422
+         *     `AMOUNT_EXCEEDS_BALANCE`), so no payment taken here overpays an invoice. The payment is in the
+         *     invoice's currency at the invoice's exchange rate (`currency` and `exchangeRate`, if sent, must be
+         *     the invoice's); `convertedAmount = amount * exchangeRate`. A `CHEQUE` needs
          *     `nameOnCheque` and `chequeNo` (3 characters or more), `chequeDate` and `chequeType`; the cheque
          *     fields are refused for other methods. `MOBILE_MONEY` needs `mobileNumber`.
          */
@@ -6020,7 +6021,8 @@ export interface components {
              */
             currency?: string;
             /**
-             * @description Units of the tenant's base currency per unit of `currency`; the invoice's rate when left out.
+             * @deprecated
+             * @description The invoice's exchange rate, which is always used; leave it out (any other value is a 400).
              * @example 1
              */
             exchangeRate?: number;
@@ -9194,8 +9196,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The `Idempotency-Key` was already used with a different body; use a new key for a new request. */
-        IdempotencyKeyReused: {
+        /**
+         * @description The payment cannot be taken as asked: its amount is more than is left to pay on the invoice
+         *     (`AMOUNT_EXCEEDS_BALANCE`; send what remains, or 0 to pay exactly that), or the `Idempotency-Key`
+         *     was already used with a different body (`IDEMPOTENCY_KEY_REUSED`; use a new key for a new request).
+         */
+        PaymentUnprocessable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -10529,7 +10535,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["PaymentUnprocessable"];
             500: components["responses"]["InternalError"];
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {
@@ -15566,7 +15572,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
+            422: components["responses"]["PaymentUnprocessable"];
             500: components["responses"]["InternalError"];
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {

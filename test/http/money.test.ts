@@ -148,6 +148,21 @@ describe('POST /client/transactions', () => {
     expect(del.json().code).toBe('POLICY_PAID');
   });
 
+  it('refuses more than is left to pay (422) and any exchange rate but the invoice\'s (400)', async () => {
+    const { invoiceId, amount } = await invoiced();
+    const over = await pay({ invoiceId, paymentMethod: 'CASH', amount: new Decimal(amount).plus(0.01).toNumber() });
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({ code: 'AMOUNT_EXCEEDS_BALANCE', message: expect.stringMatching(/^body.amount .* left to pay on invoice INV-/) });
+    const part = (await pay({ invoiceId, paymentMethod: 'CASH', amount: 100 })).json().data;
+    expect((await pay({ invoiceId, paymentMethod: 'CASH', amount: new Decimal(amount).minus(99.99).toNumber() })).statusCode).toBe(422);
+    const rate = await pay({ invoiceId, paymentMethod: 'CASH', amount: 100, exchangeRate: 3.5 });
+    expect(rate.statusCode).toBe(400);
+    expect(rate.json().message).toBe(`body.exchangeRate must be 1, the rate of invoice ${part.invoice.invoiceNo} (leave it out)`);
+    expect((await pay({ invoiceId, paymentMethod: 'CASH', amount: 100, exchangeRate: 1 })).statusCode).toBe(201);
+    const figures = await expectFiguresAgree(invoiceId);
+    expect(figures).toMatchObject({ amountPaid: 200 });
+  });
+
   it('activates a policy whose cover has started, and a rejected payment frees its amount', async () => {
     const { invoiceId, policyId } = await invoiced(token, 0);
     const refused = (await pay({ invoiceId, paymentMethod: 'CASH' })).json().data;

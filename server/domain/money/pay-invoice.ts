@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext, Services, StaffActor } from '../../platform/context.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { ApiError, badRequest, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { notifyClient } from '../clients/notifications.js';
@@ -68,9 +68,18 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, 
   if (body.currency !== undefined && body.currency !== invoice.currency) {
     throw badRequest(`body.currency must be ${invoice.currency}, the currency of invoice ${invoice.invoice_no}`);
   }
+  // The rate is the invoice's: money is converted as it was billed, never at a payer's rate.
+  const exchangeRate = new Decimal(invoice.exchange_rate);
+  if (body.exchangeRate !== undefined && !exchangeRate.equals(body.exchangeRate)) {
+    throw badRequest(`body.exchangeRate must be ${exchangeRate.toString()}, the rate of invoice ${invoice.invoice_no} (leave it out)`);
+  }
   const remaining = await leftToPay(scope, invoice, now);
   const amount = body.amount ? toCents(body.amount) : remaining;
-  const exchangeRate = new Decimal(body.exchangeRate ?? invoice.exchange_rate);
+  // Nobody pays more than is left: an invoice is never overpaid by a payment taken here.
+  if (amount.greaterThan(remaining)) {
+    throw new ApiError(422, 'AMOUNT_EXCEEDS_BALANCE',
+      `body.amount ${amount.toFixed(2)} is more than the ${invoice.currency} ${remaining.toFixed(2)} left to pay on invoice ${invoice.invoice_no}`);
+  }
   const files = body.files ?? [];
   await checkOwnDocuments(scope, clientId, files, 'body.files');
 
