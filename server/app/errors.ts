@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { numberOutOfRange } from '../platform/db/errors.js';
 import { ApiError, errorBody, HtmlError, validationMessage } from '../platform/errors.js';
 
 /** Answers `{statusCode, message, error, code}`: the one error shape of the API. */
@@ -66,6 +67,12 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
       fastifyError.message,
     ];
     return sendError(reply, status, message, code);
+  }
+  if (numberOutOfRange(error)) {
+    // The contract's maximums keep inputs within the columns; a product of two (an amount at an
+    // exchange rate) can still overflow one. Nothing was written: the transaction rolled back.
+    request.log.warn({ err: error }, 'number out of range');
+    return sendError(reply, 400, 'A number in the request is too large to be stored (an amount or its converted amount); nothing was saved', 'NUMBER_OUT_OF_RANGE');
   }
   if (lostDatabaseConnection(error)) {
     // The transaction died with its connection, so nothing was written: the caller may retry.

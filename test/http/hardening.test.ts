@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { sql } from 'kysely';
 import { configWarnings, loadConfig } from '../../server/platform/config.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { individualBody, signUp } from '../helpers/clients.js';
@@ -11,7 +12,12 @@ import { file, multipart, PDF } from '../helpers/multipart.js';
  */
 
 let h: Harness;
-beforeAll(async () => { h = await createHarness({ corsOrigins: ['https://app.example'], signupsPerAddressPerHour: 10 }); });
+beforeAll(async () => {
+  h = await createHarness({ corsOrigins: ['https://app.example'], signupsPerAddressPerHour: 10 }, {
+    // A statement whose number overflows its column, as an amount times a rate could.
+    beforeReady: (app) => app.get('/test/overflow', async () => sql`select ${'1e20'}::numeric(18,2) as n`.execute(h.db)),
+  });
+});
 afterAll(async () => { await h.close(); });
 
 const preflight = (origin: string, method = 'POST') => h.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/login', headers: {
@@ -137,6 +143,12 @@ describe('bodies and addresses no handler expects', () => {
       const res = await h.call({ method: 'POST', url: '/api/v1/client/documents', payload, headers, token });
       expectErrorShape(res, 400, /NUL/);
     }
+  });
+
+  it('answers 400, not 500, when a number overflows its column', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/test/overflow' });
+    expectErrorShape(res, 400, /too large to be stored/);
+    expect(res.json().code).toBe('NUMBER_OUT_OF_RANGE');
   });
 
   it('keeps the error shape on an address too long to route (414)', async () => {

@@ -4,3 +4,6 @@ export function violatedUniqueConstraint(error: unknown): string | undefined {
   if (e?.code !== '23505') return undefined;
   return e.constraint ?? /constraint "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
 }
+
+/** Whether a statement failed because a number did not fit its column (PostgreSQL 22003), pg and PGlite alike. */
+export const numberOutOfRange = (error: unknown) => (error as { code?: string })?.code === '22003';
