@@ -374,6 +374,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a client's payment
+         * @description One payment of a client within the caller's reach, as `GET /staff/transactions` lists it: its
+         *     method, state, amounts, cheque or wallet details, its invoice's figures as they stand now, and,
+         *     once staff approved or rejected it, who did (`reviewedBy`), when (`reviewedAt`) and their notes
+         *     or the rejection's reason (`reviewNotes`). A payment of a client outside the caller's reach,
+         *     another company's, or an unknown id answer 404 alike.
+         */
+        get: operations["getStaffTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/transactions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payment
+         * @description Confirms that the money of a payment waiting for staff (`CASH`, `CHEQUE` or `BANK_TRANSFER`,
+         *     status `PENDING_APPROVAL`) was received: the payment becomes `APPROVED`. In one database
+         *     transaction, under the invoice's lock, the invoice's figures count it as approved, the payment
+         *     gets its official receipt number (the client downloads the receipt at
+         *     `GET /client/transactions/{id}/receipt.pdf`), and once approved money covers the invoice each
+         *     policy it bills moves from `PROCESSING` to `ACTIVE` (or `INACTIVE` until its start date) and its
+         *     direct debits are completed. The client is notified. The optional `notes` are kept with the
+         *     payment (`reviewNotes`) and its history, with who approved it (`reviewedBy`) and when
+         *     (`reviewedAt`).
+         *
+         *     Who may call: heads of department over their department's clients, branch managers over their
+         *     branch's, executive managers over the company's (the permission table). **Four eyes**: the
+         *     staff member who recorded a payment for a client (`POST /staff/transactions`) may not approve it
+         *     themselves: 403 with code `OWN_PAYMENT`; another supervisor approves it.
+         *
+         *     Only a payment in `PENDING_APPROVAL` can be approved: mobile money and card payments are settled
+         *     by the provider, and an approved, rejected or otherwise settled payment answers 409
+         *     `INVALID_STATE_TRANSITION`; of two racing decisions only one wins, the other answers 409.
+         *     A payment of a client outside the caller's reach answers 404, as an unknown one does.
+         */
+        post: operations["approveTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/transactions/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payment
+         * @description Records that the money of a payment waiting for staff (`CASH`, `CHEQUE` or `BANK_TRANSFER`,
+         *     status `PENDING_APPROVAL`) was not received (a bounced cheque, a transfer that never arrived):
+         *     the payment becomes `REJECTED` and no longer counts as paid on its invoice, which is open to pay
+         *     again. The `reason` (5 to 500 characters) is required: the client's notification says it, and
+         *     it is kept with the payment (`reviewNotes`) and its history, with who rejected it
+         *     (`reviewedBy`) and when (`reviewedAt`).
+         *
+         *     Who may call: heads of department over their department's clients, branch managers over their
+         *     branch's, executive managers over the company's (the permission table). Unlike approving,
+         *     rejecting a payment one recorded oneself is allowed (it withdraws a mistaken entry; the client
+         *     is told).
+         *
+         *     Only a payment in `PENDING_APPROVAL` can be rejected: mobile money and card payments are settled
+         *     by the provider, and an approved, rejected or otherwise settled payment answers 409
+         *     `INVALID_STATE_TRANSITION`; of two racing decisions only one wins, the other answers 409.
+         *     A payment of a client outside the caller's reach answers 404, as an unknown one does.
+         */
+        post: operations["rejectTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/claims": {
         parameters: {
             query?: never;
@@ -5914,6 +6029,9 @@ export interface components {
          * Transaction
          * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
          *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
+         *     A payment staff approved or rejected (cash, cheque, bank transfer) names who did it
+         *     (`reviewedBy`), when (`reviewedAt`) and their notes or the rejection's reason (`reviewNotes`);
+         *     these are null for a payment no staff member has decided.
          */
         Transaction: {
             /**
@@ -5975,6 +6093,19 @@ export interface components {
             /** @example null */
             mobileNumber: string | null;
             invoice: components["schemas"]["TransactionInvoice"];
+            /** @description The staff member who approved or rejected the payment; null until one does (and for payments a provider settles). */
+            reviewedBy?: components["schemas"]["StaffReference"] | null;
+            /**
+             * Format: date-time
+             * @description When the payment was approved or rejected by staff; null until then.
+             * @example 2026-11-21T11:05:00.000Z
+             */
+            reviewedAt?: string | null;
+            /**
+             * @description The approving staff member's notes, or the reason a payment was rejected (told to the client); null when none.
+             * @example Cash counted and banked at the Osu branch
+             */
+            reviewNotes?: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -6085,6 +6216,16 @@ export interface components {
         /** @description One payment. */
         TransactionResponse: components["schemas"]["ApiResponse"] & {
             data?: components["schemas"]["Transaction"];
+        };
+        /** @description What the staff member approving a payment may note (kept with the payment and its history). */
+        TransactionApproval: {
+            /** @example Cash counted and banked at the Osu branch */
+            notes?: string;
+        };
+        /** @description Why a payment is rejected; the client is told this reason, and it is kept with who rejected it and when. */
+        TransactionRejection: {
+            /** @example The cheque was returned unpaid by the bank */
+            reason: string;
         };
         /**
          * @description Whether a claim is open. A new claim is `ACTIVE`; staff close it (`CLOSED`) once it is settled or
@@ -9209,6 +9350,31 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description No such payment for this company within the caller's reach: a payment of a client the caller's
+         *     reach does not cover, another company's, or one that does not exist answer alike.
+         */
+        StaffTransactionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The payment is not waiting for staff: it is a mobile money or card payment (the provider settles
+         *     those), or it was already approved, rejected or otherwise settled (a second, racing decision
+         *     loses here). `message` names the payment and both states.
+         */
+        TransactionNotPendingApproval: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such resource for this tenant and caller. */
         NotFound: {
             headers: {
@@ -9586,6 +9752,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+         * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+         */
+        TransactionId: string;
+        /**
          * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
          * @example documents
          */
@@ -9773,11 +9944,6 @@ export interface components {
          * @example 0d4f6a8b-1c2e-4f3a-9b5d-7e8f9a0b1c2d
          */
         TransactionClientIdQuery: string;
-        /**
-         * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
-         * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-         */
-        TransactionId: string;
         /**
          * @description The invoice's number (e.g. `INV-0012`) or id.
          * @example INV-0012
@@ -10548,6 +10714,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getStaffTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffTransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approveTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionApproval"];
+            };
+        };
+        responses: {
+            /** @description The payment, approved, and its invoice as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            /**
+             * @description The token is of the wrong kind (a client's), the caller's type and position may not approve
+             *     payments (the permission table), or the caller recorded this payment themselves
+             *     (`OWN_PAYMENT`): another supervisor must approve it.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["StaffTransactionNotFound"];
+            409: components["responses"]["TransactionNotPendingApproval"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rejectTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionRejection"];
+            };
+        };
+        responses: {
+            /** @description The payment, rejected, and its invoice as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            /** @description The `reason` is missing, shorter than 5 or longer than 500 characters, the body has an unknown property, or the id is not a UUID; `message` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffTransactionNotFound"];
+            409: components["responses"]["TransactionNotPendingApproval"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     listStaffClaims: {

@@ -61,6 +61,7 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
     exchange_rate: exchangeRate.toString(),
     converted_amount: toCents(amount.mul(exchangeRate)).toFixed(2),
     date_received: payment.dateReceived,
+    created_by_staff_id: payment.actor.by === 'staff' ? payment.actor.id : null,
     ...payment.details,
     created_at: at,
     updated_at: at,
@@ -110,7 +111,8 @@ export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Da
  * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
  * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
  * money was confirmed in); when confirmed money now covers the invoice, each policy it bills
- * moves on, and the client hears of it. Runs in the caller's transaction. Returns false when the
+ * moves on, and the client hears of it (of a staff member's rejection, with their `notes` as the
+ * reason). Runs in the caller's transaction. Returns false when the
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
 export async function settlePayment(services: Pick<Services, 'notifier'>, scope: TenantScope, transactionId: string,
@@ -140,7 +142,8 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
   } else {
     await notifyClient(services, scope, tx.client_id, {
       title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
-      body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).`,
+      body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).${
+        actor.by === 'staff' && notes ? ` Reason: ${notes}` : ''}`,
       entity: { name: 'transaction', id: tx.id },
     });
   }

@@ -2,6 +2,7 @@ import type { components } from '../../../generated/api.js';
 import { notFound } from '../../platform/errors.js';
 import { invoiceFigures, paymentSums } from './figures.js';
 import type { TenantScope } from '../../platform/tenancy.js';
+import { staffReferences } from '../staff/names.js';
 
 export type Transaction = components['schemas']['Transaction'];
 
@@ -22,15 +23,16 @@ export const transactionColumns = [
   'transactions.transaction_type', 'transactions.date_received', 'transactions.payee', 'transactions.payment_institution',
   'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
   'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
-  'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
+  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes', 'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
 ] as const;
 
 export const transactionRows = (scope: TenantScope, clientId: string) => clientTransactions(scope, clientId).select(transactionColumns);
 export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRows>['executeTakeFirstOrThrow']>>;
 
-/** Rows -> Transactions, each with its invoice's figures as they stand now. */
+/** Rows -> Transactions, each with its invoice's figures as they stand now and the staff member who reviewed it named. */
 export async function toTransactions(scope: TenantScope, rows: TransactionRow[]): Promise<Transaction[]> {
   const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
+  const reviewers = await staffReferences(scope, rows.map((r) => r.reviewed_by_staff_id));
   return rows.map((row) => {
     const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!);
     return {
@@ -59,6 +61,9 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
         id: row.invoice_id, invoiceNo: row.invoice_no, currency: row.invoice_currency, amount: Number(row.invoice_amount),
         amountPaid: figures.amountPaid, amountUnpaid: figures.amountUnpaid, status: figures.status, isClosed: figures.isClosed,
       },
+      reviewedBy: row.reviewed_by_staff_id === null ? null : reviewers.get(row.reviewed_by_staff_id) ?? null,
+      reviewedAt: row.reviewed_at === null ? null : new Date(row.reviewed_at).toISOString(),
+      reviewNotes: row.review_notes,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };

@@ -94,7 +94,10 @@ export const PERMISSIONS: Record<string, Permission> = {
   getStaffPolicy: { grants: CLIENT_SERVERS, reason: SERVING },
   listStaffInvoices: { grants: CLIENT_SERVERS, reason: SERVING },
   listStaffTransactions: { grants: CLIENT_SERVERS, reason: SERVING },
-  createTransactionForClient: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client may take its payment: money paid at the branch is recorded PENDING_APPROVAL for a head of department to approve; a mobile money prompt or a checkout link is paid by the client itself.' },
+  getStaffTransaction: { grants: CLIENT_SERVERS, reason: SERVING },
+  createTransactionForClient: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client may take its payment: money paid at the branch is recorded PENDING_APPROVAL for a head of department or above (not the one who recorded it) to approve; a mobile money prompt or a checkout link is paid by the client itself.' },
+  approveTransaction: { grants: CLIENT_SUPERVISORS, reason: 'Confirming that money paid at the branch was received issues a receipt and may start the policy: a supervisor\'s call (heads of department and above, over the clients they supervise), never the recorder\'s own.' },
+  rejectTransaction: { grants: CLIENT_SUPERVISORS, reason: 'Declaring that money recorded at the branch never arrived is for whoever may approve it: heads of department and above, over the clients they supervise.' },
   listStaffClaims: { grants: CLIENT_SERVERS, reason: SERVING },
 
   // The staff member's own inbox.

@@ -390,8 +390,13 @@ export interface TransactionsTable {
   checkout_url: string | null;
   mobile_number: string | null;
   direct_debit_id: string | null;
+  /** Who recorded the payment, when staff took it for the client. */
   created_by_staff_id: string | null;
   settled_at: Date | null;
+  /** Who approved or rejected a payment waiting for staff, when, and their notes (a rejection's reason). */
+  reviewed_by_staff_id: string | null;
+  reviewed_at: Date | null;
+  review_notes: string | null;
   /** The official receipt's number (RCT series), given once when the payment is confirmed. */
   receipt_no: string | null;
   receipt_issued_at: Date | null;
