@@ -23,6 +23,7 @@ export const transactionColumns = [
   'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
   'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
   'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
+  'invoice.voided_at', 'invoice.void_reason',
 ] as const;
 
 export const transactionRows = (scope: TenantScope, clientId: string) => clientTransactions(scope, clientId).select(transactionColumns);
@@ -32,7 +33,7 @@ export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRow
 export async function toTransactions(scope: TenantScope, rows: TransactionRow[]): Promise<Transaction[]> {
   const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
   return rows.map((row) => {
-    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!);
+    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!, row);
     return {
       id: row.id,
       transactionNo: row.transaction_no,
