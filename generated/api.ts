@@ -512,6 +512,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/policy-closures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List clients' policy closure requests
+         * @description One page of the closure requests of the clients within the caller's reach, newest first, each
+         *     with the policy it is about and, once decided, who decided it, when and what they wrote. Filter
+         *     by `status` (e.g. `PENDING_REVIEW` for the requests waiting for a decision), `policyId`,
+         *     `policyNo` (contains, case-insensitive), `clientId` or the request's own `id`; filters combine
+         *     with AND. A client outside the caller's reach matches nothing.
+         *
+         *     Who may call: agents (their own clients), level officers and heads of department (their
+         *     department's clients), branch managers (their branch's) and executive managers (the company's).
+         */
+        get: operations["listStaffPolicyClosures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policy-closures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a client's policy closure request
+         * @description One closure request of a client within the caller's reach, with the policy it is about and,
+         *     once decided, who decided it (`reviewedBy`), when (`reviewedAt`) and what they wrote
+         *     (`reviewNotes`). A request of a client outside the caller's reach, or of another company,
+         *     answers 404.
+         *
+         *     Who may call: agents (their own clients), level officers and heads of department (their
+         *     department's clients), branch managers (their branch's) and executive managers (the company's).
+         */
+        get: operations["getStaffPolicyClosure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policy-closures/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a policy closure request
+         * @description Approves a closure request `PENDING_REVIEW` of a client within the caller's reach: the request
+         *     becomes `APPROVED`, with the caller as `reviewedBy`, the time as `reviewedAt` and the optional
+         *     `notes` as `reviewNotes`. In the same database transaction (all of it happens, or none):
+         *
+         *     - the policy moves to `CANCELLED` (recorded in its history as the caller's change, with the
+         *       notes "Policy closed");
+         *     - its `ACTIVE` direct debits are cancelled with the reason "Policy closed": no further debit
+         *       is raised;
+         *     - payments on its invoice still `PENDING_APPROVAL` (cash, cheque or transfer recorded but not
+         *       approved) are `REJECTED` with the notes "Policy closed";
+         *     - its invoice, if confirmed money does not cover it, is closed: `isClosed` true, `amountUnpaid`
+         *       0, `closedAt` and `closedReason` set, and any new payment on it answers 409
+         *       `INVOICE_CLOSED`;
+         *     - the client is notified.
+         *
+         *     **Money already paid is not refunded by this call.** Confirmed payments (`APPROVED`,
+         *     `VERIFIED`) stay recorded with their receipts; any refund due under the product's terms is
+         *     arranged by the company outside the API. What was left unpaid is written off by closing the
+         *     invoice. A cart checkout's invoice that also bills other policies is left open (their premiums
+         *     are still owed).
+         *
+         *     Who may call: heads of department (their department's clients), branch managers (their
+         *     branch's) and executive managers (the company's); officers and agents answer 403
+         *     `NOT_PERMITTED`. A request out of reach or of another company answers 404. A request already
+         *     decided answers 409, as does one whose policy cannot be cancelled from its state (e.g. it has
+         *     `EXPIRED`).
+         */
+        post: operations["approvePolicyClosure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policy-closures/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a policy closure request
+         * @description Rejects a closure request `PENDING_REVIEW` of a client within the caller's reach: the request
+         *     becomes `REJECTED`, with the caller as `reviewedBy`, the time as `reviewedAt` and the `reason`
+         *     (required, 5 to 500 characters) as `reviewNotes`. The policy, its invoice and its direct debits
+         *     are left as they are. The client is notified, with the reason; it may make a new request.
+         *
+         *     Who may call: heads of department (their department's clients), branch managers (their
+         *     branch's) and executive managers (the company's); officers and agents answer 403
+         *     `NOT_PERMITTED`. A request out of reach or of another company answers 404; a request already
+         *     decided answers 409.
+         */
+        post: operations["rejectPolicyClosure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/me/notifications": {
         parameters: {
             query?: never;
@@ -5897,8 +6035,11 @@ export interface components {
          *     payments (confirmed money). `amountUnapproved`: payments awaiting staff approval or the mobile
          *     money provider (`PENDING_APPROVAL`, `PENDING_VERIFICATION`). `amountPaid` is the two together;
          *     `amountUnpaid = max(0, amount - amountPaid)`. An online checkout not yet completed counts in
-         *     none of them. Each has its `converted*` twin at the invoice's exchange rate. `status` and
-         *     `isClosed` follow confirmed money only; `isDebit` is true once any is confirmed.
+         *     none of them. Each has its `converted*` twin at the invoice's exchange rate. `status` follows
+         *     confirmed money only; `isClosed` is true once confirmed money covers the amount, or once the
+         *     invoice is closed without being paid (its policy was closed: `closedAt` and `closedReason` are
+         *     then set, `amountUnpaid` is 0 and no new payment is taken). `isDebit` is true once any money is
+         *     confirmed.
          */
         InvoiceFigures: {
             /** @example 500 */
@@ -5919,7 +6060,7 @@ export interface components {
             convertedAmountUnapproved: number;
             status: components["schemas"]["InvoiceStatus"];
             /**
-             * @description True once confirmed money covers the amount.
+             * @description True once confirmed money covers the amount, or once the invoice was closed unpaid (`closedAt`).
              * @example false
              */
             isClosed: boolean;
@@ -5928,6 +6069,17 @@ export interface components {
              * @example true
              */
             isDebit: boolean;
+            /**
+             * Format: date-time
+             * @description Present only on an invoice closed without being paid in full (its policy was closed); what was left unpaid is written off.
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            closedAt?: string;
+            /**
+             * @description Why the invoice was closed unpaid; present only with `closedAt`.
+             * @example Policy closed: closure request approved
+             */
+            closedReason?: string;
         };
         /**
          * Invoice
@@ -6631,6 +6783,125 @@ export interface components {
         /** @description One page of the client's claims, newest first. */
         ClaimPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Claim"][];
+        };
+        /**
+         * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
+         *     policy becomes `CANCELLED` from `effectiveDate`) or reject it (`REJECTED`: the policy stays as it
+         *     was). A request can be changed or withdrawn only while it is `PENDING_REVIEW`.
+         * @enum {string}
+         */
+        PolicyClosureStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED";
+        /**
+         * @description Why the client wants the policy closed, in its own words (5 to 1,000 characters).
+         * @example Vehicle sold to a new owner who insures it under their own name
+         */
+        PolicyClosureReason: string;
+        /**
+         * @description Anything else the reviewer should know (up to 2,000 characters).
+         * @example The buyer took the car on 28 November; the sale letter is attached.
+         */
+        PolicyClosureNotes: string | null;
+        /**
+         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
+         *     request, at most 10, each once. An id that is not one of the client's documents answers 404.
+         * @example [
+         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+         *     ]
+         */
+        PolicyClosureDocumentIds: string[];
+        /** @description The policy a closure request is about, as it is now. */
+        PolicyClosurePolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-11-20
+             */
+            endDate: string;
+        };
+        /**
+         * PolicyClosure
+         * @description A client's request to close (cancel) one of its policies before its end, and where its review
+         *     stands. A policy has at most one request `PENDING_REVIEW` at a time; `reviewedAt`, `reviewedBy`
+         *     and `reviewNotes` are filled in when staff approve it (the policy is then `CANCELLED`) or reject
+         *     it (`reviewNotes` is then the reason given).
+         */
+        PolicyClosure: {
+            /**
+             * Format: uuid
+             * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            status: components["schemas"]["PolicyClosureStatus"];
+            reason: components["schemas"]["PolicyClosureReason"];
+            /**
+             * Format: date
+             * @description The day cover ends if the request is approved.
+             * @example 2026-12-01
+             */
+            effectiveDate: string;
+            notes: components["schemas"]["PolicyClosureNotes"];
+            documentIds: components["schemas"]["PolicyClosureDocumentIds"];
+            policy: components["schemas"]["PolicyClosurePolicy"];
+            /**
+             * Format: date-time
+             * @description When staff approved or rejected the request; null while it is pending.
+             * @example null
+             */
+            reviewedAt: string | null;
+            /** @description The staff member who approved or rejected the request; null while it is pending. */
+            reviewedBy?: components["schemas"]["StaffReference"] | null;
+            /**
+             * @description What the reviewer wrote when deciding (the approval's notes, or the reason for a rejection); null while pending.
+             * @example null
+             */
+            reviewNotes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page of policy closure requests, newest first. */
+        PolicyClosurePage: components["schemas"]["Pagination"] & {
+            data?: components["schemas"]["PolicyClosure"][];
+        };
+        /** @description One policy closure request. */
+        PolicyClosureResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["PolicyClosure"];
+        };
+        /** @description Approves a closure request `PENDING_REVIEW`; `notes` (optional) are kept with the decision as `reviewNotes`. */
+        PolicyClosureApproval: {
+            /**
+             * @description What the reviewer notes about the decision (1 to 500 characters).
+             * @example Sale letter checked against the vehicle registration
+             */
+            notes?: string;
+        };
+        /** @description Rejects a closure request `PENDING_REVIEW`; `reason` is kept with the decision as `reviewNotes` and sent to the client. */
+        PolicyClosureRejection: {
+            /**
+             * @description Why the request is rejected, as the client will read it (5 to 500 characters).
+             * @example The sale letter is not signed by the buyer; send a signed copy with a new request
+             */
+            reason: string;
         };
         /** @description One page of the client's notifications, newest first. */
         NotificationPage: components["schemas"]["Pagination"] & {
@@ -8360,24 +8631,6 @@ export interface components {
             assets: components["schemas"]["HoldUpAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
         /**
-         * @description Why the client wants the policy closed, in its own words (5 to 1,000 characters).
-         * @example Vehicle sold to a new owner who insures it under their own name
-         */
-        PolicyClosureReason: string;
-        /**
-         * @description Anything else the reviewer should know (up to 2,000 characters).
-         * @example The buyer took the car on 28 November; the sale letter is attached.
-         */
-        PolicyClosureNotes: string | null;
-        /**
-         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
-         *     request, at most 10, each once. An id that is not one of the client's documents answers 404.
-         * @example [
-         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
-         *     ]
-         */
-        PolicyClosureDocumentIds: string[];
-        /**
          * @description A request to close (cancel) one of the signed-in client's policies. `reason` is required;
          *     `effectiveDate` is the day cover should end (today unless sent; not in the past and not after the
          *     policy's `endDate`); `documentIds` are documents the client uploaded with
@@ -8399,88 +8652,6 @@ export interface components {
             effectiveDate?: string;
             notes?: components["schemas"]["PolicyClosureNotes"];
             documentIds?: components["schemas"]["PolicyClosureDocumentIds"];
-        };
-        /**
-         * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
-         *     policy becomes `CANCELLED` from `effectiveDate`) or reject it (`REJECTED`: the policy stays as it
-         *     was). A request can be changed or withdrawn only while it is `PENDING_REVIEW`.
-         * @enum {string}
-         */
-        PolicyClosureStatus: "PENDING_REVIEW" | "APPROVED" | "REJECTED";
-        /** @description The policy a closure request is about, as it is now. */
-        PolicyClosurePolicy: {
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @example 2027-11-20
-             */
-            endDate: string;
-        };
-        /**
-         * PolicyClosure
-         * @description A client's request to close (cancel) one of its policies before its end, and where its review
-         *     stands. A policy has at most one request `PENDING_REVIEW` at a time; `reviewedAt` and
-         *     `reviewNotes` are filled in when staff approve or reject it.
-         */
-        PolicyClosure: {
-            /**
-             * Format: uuid
-             * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
-             */
-            id: string;
-            status: components["schemas"]["PolicyClosureStatus"];
-            reason: components["schemas"]["PolicyClosureReason"];
-            /**
-             * Format: date
-             * @description The day cover ends if the request is approved.
-             * @example 2026-12-01
-             */
-            effectiveDate: string;
-            notes: components["schemas"]["PolicyClosureNotes"];
-            documentIds: components["schemas"]["PolicyClosureDocumentIds"];
-            policy: components["schemas"]["PolicyClosurePolicy"];
-            /**
-             * Format: date-time
-             * @description When staff approved or rejected the request; null while it is pending.
-             * @example null
-             */
-            reviewedAt: string | null;
-            /**
-             * @description What the reviewer wrote when deciding; null while pending.
-             * @example null
-             */
-            reviewNotes: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
-        /** @description One policy closure request. */
-        PolicyClosureResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["PolicyClosure"];
-        };
-        /** @description One page of the client's policy closure requests, newest first. */
-        PolicyClosurePage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["PolicyClosure"][];
         };
         /**
          * @description The request as it should now read: `PUT` replaces every field a client may change, so send them
@@ -9375,6 +9546,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No closure request with this id among those of the clients within the caller's reach (another company's request answers this too). */
+        StaffPolicyClosureNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request was already decided (`APPROVED` or `REJECTED`: a decision is final), or, on
+         *     approval, its policy can no longer be cancelled from the state it is in (for example it has
+         *     `EXPIRED` meanwhile).
+         */
+        PolicyClosureDecided: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such resource for this tenant and caller. */
         NotFound: {
             headers: {
@@ -9776,6 +9969,26 @@ export interface components {
          * @example REVIEW
          */
         ClaimStageQuery: components["schemas"]["ClaimStage"];
+        /**
+         * @description Only requests with this status.
+         * @example PENDING_REVIEW
+         */
+        PolicyClosureStatusQuery: components["schemas"]["PolicyClosureStatus"];
+        /**
+         * @description Only requests about this policy.
+         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+         */
+        PolicyClosurePolicyIdQuery: string;
+        /**
+         * @description Only the request with this id (a list of one, or an empty list).
+         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        PolicyClosureIdQuery: string;
+        /**
+         * @description The closure request's id.
+         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        PolicyClosureId: string;
         /** @description Only notifications with this status. */
         NotificationStatusQuery: components["schemas"]["NotificationStatus"];
         /**
@@ -9912,26 +10125,6 @@ export interface components {
         DocumentId: string;
         /** @description Policies of this client. A client sees only its own, so another id matches nothing. */
         PolicyClientIdQuery: string;
-        /**
-         * @description Only requests with this status.
-         * @example PENDING_REVIEW
-         */
-        PolicyClosureStatusQuery: components["schemas"]["PolicyClosureStatus"];
-        /**
-         * @description Only requests about this policy.
-         * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-         */
-        PolicyClosurePolicyIdQuery: string;
-        /**
-         * @description Only the request with this id (a list of one, or an empty list).
-         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
-         */
-        PolicyClosureIdQuery: string;
-        /**
-         * @description The closure request's id.
-         * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
-         */
-        PolicyClosureId: string;
         /** @description Claims of this client. A client sees only its own, so another id matches nothing. */
         ClaimClientIdQuery: string;
         /**
@@ -10690,7 +10883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Nothing remains to pay on the invoice, or a request with the same `Idempotency-Key` is still running. */
+            /** @description Nothing remains to pay on the invoice, the invoice is closed (its policy was closed), or a request with the same `Idempotency-Key` is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10901,6 +11094,178 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffPolicyClosures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Only requests with this status.
+                 * @example PENDING_REVIEW
+                 */
+                status?: components["parameters"]["PolicyClosureStatusQuery"];
+                /**
+                 * @description Only requests about this policy.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                policyId?: components["parameters"]["PolicyClosurePolicyIdQuery"];
+                /**
+                 * @description Policies whose number contains this text (case-insensitive), e.g. `0012`.
+                 * @example POL-0012
+                 */
+                policyNo?: components["parameters"]["PolicyNoQuery"];
+                /** @description Only this client's. A client outside the caller's reach matches nothing. */
+                clientId?: components["parameters"]["StaffClientIdQuery"];
+                /**
+                 * @description Only the request with this id (a list of one, or an empty list).
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id?: components["parameters"]["PolicyClosureIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of closure requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosurePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffPolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffPolicyClosureNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approvePolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PolicyClosureApproval"];
+            };
+        };
+        responses: {
+            /** @description The request, approved; its policy is `CANCELLED`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffPolicyClosureNotFound"];
+            409: components["responses"]["PolicyClosureDecided"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rejectPolicyClosure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The closure request's id.
+                 * @example c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                id: components["parameters"]["PolicyClosureId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyClosureRejection"];
+            };
+        };
+        responses: {
+            /** @description The request, rejected; the policy is unchanged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            /** @description The id is not a UUID, `reason` is missing, too short or too long, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffPolicyClosureNotFound"];
+            409: components["responses"]["PolicyClosureDecided"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -15854,7 +16219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Nothing remains to pay on the invoice, or a request with the same `Idempotency-Key` is still running. */
+            /** @description Nothing remains to pay on the invoice, the invoice is closed (its policy was closed), or a request with the same `Idempotency-Key` is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16402,7 +16767,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["PolicyNotFound"];
-            /** @description The policy cannot take a mandate in its state, its invoice has nothing left to pay, or it already has an `ACTIVE` mandate. */
+            /** @description The policy cannot take a mandate in its state, its invoice has nothing left to pay or is closed, or it already has an `ACTIVE` mandate. */
             409: {
                 headers: {
                     [name: string]: unknown;

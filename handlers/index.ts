@@ -16,6 +16,7 @@ import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
 import { staffPaymentHandlers } from './staffPayments/index.js';
+import { staffPolicyClosureHandlers } from './staffPolicyClosures/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
 import { staffNotificationHandlers } from './staffNotifications/index.js';
 import { staffOrganisationHandlers } from './staffOrganisation/index.js';
@@ -49,6 +50,7 @@ export const handlers = {
   ...staffSalesHandlers,
   ...staffPaymentHandlers,
   ...staffClaimHandlers,
+  ...staffPolicyClosureHandlers,
   ...staffNotificationHandlers,
   ...staffOrganisationHandlers,
   ...operatorHandlers,

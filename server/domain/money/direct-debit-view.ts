@@ -27,7 +27,7 @@ export const directDebitColumns = [
   'policy.policy_no', 'policy.policy_type', 'policy.state as policy_state', 'policy.premium as policy_premium',
   'policy.currency as policy_currency',
   'invoice.id as invoice_id', 'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount',
-  'invoice.exchange_rate as invoice_exchange_rate',
+  'invoice.exchange_rate as invoice_exchange_rate', 'invoice.voided_at', 'invoice.void_reason',
 ] as const;
 
 export const directDebitRows = (scope: TenantScope, clientId: string) => directDebitQuery(scope, clientId).select(directDebitColumns);
@@ -39,7 +39,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 export async function toDirectDebits(scope: TenantScope, rows: DirectDebitRow[]): Promise<DirectDebit[]> {
   const sums = await paymentSums(scope, [...new Set(rows.map((row) => row.invoice_id))]);
   return rows.map((row) => {
-    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!);
+    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!, row);
     return {
       id: row.id,
       status: row.status,

@@ -43,3 +43,14 @@ export async function completeMandatesOfPaidInvoice(scope: TenantScope, invoice:
     status: 'COMPLETED', next_debit_date: null, completed_at: at, completion_reason: `Invoice ${invoice.invoice_no} paid in full`, updated_at: at,
   }).where('invoice_id', '=', invoice.id).where('status', '=', 'ACTIVE').execute();
 }
+
+/**
+ * Cancels a mandate still `ACTIVE` (the caller holds its lock), keeping why: no further debit is
+ * raised. What a client's cancellation, the due-debit job (policy ended) and an approved policy
+ * closure each do.
+ */
+export async function cancelActiveMandate(scope: TenantScope, id: string, reason: string, at: Date) {
+  await scope.updateTable('direct_debits').set({
+    status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at, updated_at: at,
+  }).where('id', '=', id).where('status', '=', 'ACTIVE').execute();
+}

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Selectable } from 'kysely';
 import type { Services } from '../../platform/context.js';
 import type { DirectDebitsTable } from '../../platform/db/schema.js';
-import { dueDate, ENDED_POLICY_STATES } from './direct-debits.js';
+import { cancelActiveMandate, dueDate, ENDED_POLICY_STATES } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
 import { expireCheckouts, lockInvoice, writePayment } from './payments.js';
 import { notifyClient } from '../clients/notifications.js';
@@ -71,10 +71,7 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
 
     const policy = await scope.selectFrom('policies').select(['policy_no', 'state']).where('id', '=', mandate.policy_id).executeTakeFirstOrThrow();
     if (ENDED_POLICY_STATES.includes(policy.state)) {
-      await scope.updateTable('direct_debits').set({
-        status: 'CANCELLED', next_debit_date: null, cancelled_at: now, updated_at: now,
-        cancel_reason: `Policy ${policy.policy_no} is ${policy.state}: nothing more is debited for it`,
-      }).where('id', '=', mandate.id).execute();
+      await cancelActiveMandate(scope, mandate.id, `Policy ${policy.policy_no} is ${policy.state}: nothing more is debited for it`, now);
       counts.cancelled += 1;
       return;
     }

@@ -11,14 +11,19 @@ export type InvoiceFigures = components['schemas']['InvoiceFigures'];
 /** What an invoice's payments add up to, by kind of money. */
 export interface PaymentSums { confirmed: Decimal; awaiting: Decimal; pendingCheckout: Decimal }
 
+/** An invoice closed without being paid (its policy was closed): when and why, or nulls while it is open. */
+export interface InvoiceVoid { voided_at: Date | string | null; void_reason: string | null }
+
 /**
  * An invoice's figures from its amount and payments (InvoiceFigures in the contract): confirmed
  * money decides the status; money awaiting approval or verification counts as paid, not approved.
+ * An invoice voided (`voided`) is closed with nothing left to pay: what was unpaid is written off.
  */
-export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Value, sums: PaymentSums): InvoiceFigures {
+export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Value, sums: PaymentSums, voided?: InvoiceVoid): InvoiceFigures {
   const total = new Decimal(amount);
   const paid = sums.confirmed.plus(sums.awaiting);
-  const unpaid = Decimal.max(0, total.minus(paid));
+  const closedUnpaid = voided?.voided_at ? { closedAt: new Date(voided.voided_at).toISOString(), closedReason: voided.void_reason! } : undefined;
+  const unpaid = closedUnpaid ? new Decimal(0) : Decimal.max(0, total.minus(paid));
   const converted = (value: Decimal) => toCents(value.mul(exchangeRate)).toNumber();
   const status: InvoiceFigures['status'] = sums.confirmed.isZero() && !total.isZero() ? 'UNPAID'
     : sums.confirmed.lessThan(total) ? 'PARTIALLY_PAID'
@@ -33,8 +38,9 @@ export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Valu
     convertedAmountApproved: converted(sums.confirmed),
     convertedAmountUnapproved: converted(sums.awaiting),
     status,
-    isClosed: status === 'FULLY_PAID' || status === 'OVERPAID',
+    isClosed: closedUnpaid !== undefined || status === 'FULLY_PAID' || status === 'OVERPAID',
     isDebit: sums.confirmed.greaterThan(0),
+    ...closedUnpaid,
   };
 }
 

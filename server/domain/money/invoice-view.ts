@@ -16,6 +16,7 @@ type InvoiceTransaction = components['schemas']['InvoiceTransaction'];
 export const invoiceColumns = [
   'invoices.id', 'invoices.invoice_no', 'invoices.currency', 'invoices.exchange_rate', 'invoices.amount', 'invoices.converted_amount',
   'invoices.description', 'invoices.invoice_date', 'invoices.policy_id', 'invoices.created_by_staff_id', 'invoices.created_at', 'invoices.updated_at',
+  'invoices.voided_at', 'invoices.void_reason',
 ] as const;
 
 /**
@@ -76,7 +77,7 @@ export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promis
       createdBy: row.created_by_staff_id === null ? null : { name: 'staff', id: row.created_by_staff_id },
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
-      ...invoiceFigures(row.amount, row.exchange_rate, sums.get(row.id)!),
+      ...invoiceFigures(row.amount, row.exchange_rate, sums.get(row.id)!, row),
     };
   });
 }
@@ -104,11 +105,11 @@ export async function externalInvoice(scope: TenantScope, services: { db: Db; no
     await consume(services.db, `external-invoice:address:${scope.tenantId}:${lookup.ip}`, { max: EXTERNAL_LOOKUPS_PER_HOUR, windowSeconds: 3600 }, services.now);
   }
   const row = await scope.selectFrom('invoices')
-    .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description'])
+    .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description', 'voided_at', 'void_reason'])
     .where(idOrNumber(lookup.invoiceNoOrId, 'id', 'invoice_no'))
     .executeTakeFirst();
   if (!row || (byNumber && !new Decimal(row.amount).equals(lookup.amount!))) throw notFound('Invoice');
-  const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(scope, [row.id])).get(row.id)!);
+  const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(scope, [row.id])).get(row.id)!, row);
   return {
     id: row.id,
     invoiceNo: row.invoice_no,

@@ -11,7 +11,7 @@ import { ownPolicyRow } from '../policies/view.js';
 import { movePolicy } from '../states/policy.js';
 import { toCents } from './billing.js';
 import { ownDirectDebit } from './direct-debit-view.js';
-import { DEBITABLE_STATES } from './direct-debits.js';
+import { cancelActiveMandate, DEBITABLE_STATES } from './direct-debits.js';
 import { leftToPay, lockInvoice } from './payments.js';
 
 export type DirectDebitCreate = components['schemas']['DirectDebitCreate'];
@@ -114,9 +114,7 @@ export async function cancelMandate(ctx: MandateServices, clientId: string, id: 
     if (debit.status !== 'ACTIVE') {
       throw conflict(`The direct debit on policy ${debit.policy_no} is ${debit.status}; only an ACTIVE one can be cancelled`, 'DIRECT_DEBIT_ENDED');
     }
-    await scope.updateTable('direct_debits').set({
-      status: 'CANCELLED', next_debit_date: null, cancel_reason: body.reason, cancelled_at: now, updated_at: now,
-    }).where('id', '=', debit.id).execute();
+    await cancelActiveMandate(scope, debit.id, body.reason, now);
     await notifyClient(ctx, scope, clientId, {
       title: `Direct debit for policy ${debit.policy_no} cancelled`,
       body: `No more debits will be taken from ${debit.mobile_number}. Invoice ${debit.invoice_no} can still be paid in the app.`,

@@ -95,9 +95,12 @@ export async function expireCheckouts(scope: TenantScope, invoiceId: string, now
 
 /**
  * What a new payment or mandate may still claim on a locked invoice, once its stale checkouts have
- * expired; 409 when nothing is left (paid or being paid).
+ * expired; 409 when nothing is left (paid or being paid) or the invoice is closed unpaid (voided).
  */
 export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
+  if (invoice.voided_at !== null) {
+    throw conflict(`Invoice ${invoice.invoice_no} is closed (${invoice.void_reason}); it takes no more payments`, 'INVOICE_CLOSED');
+  }
   await expireCheckouts(scope, invoice.id, now);
   const remaining = remainingToPay(invoice.amount, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
   if (remaining.lessThanOrEqualTo(0)) {

@@ -23,7 +23,9 @@ export const transactionColumns = [
   'transactions.transaction_type', 'transactions.date_received', 'transactions.payee', 'transactions.payment_institution',
   'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
   'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
-  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes', 'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
+  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes',
+  'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
+  'invoice.voided_at', 'invoice.void_reason',
 ] as const;
 
 export const transactionRows = (scope: TenantScope, clientId: string) => clientTransactions(scope, clientId).select(transactionColumns);
@@ -34,7 +36,7 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
   const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
   const reviewers = await staffReferences(scope, rows.map((r) => r.reviewed_by_staff_id));
   return rows.map((row) => {
-    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!);
+    const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!, row);
     return {
       id: row.id,
       transactionNo: row.transaction_no,

@@ -8,50 +8,67 @@ import { checkOwnDocuments } from '../documents/owned.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { todayOf } from './rules.js';
 import { ownRow } from '../../platform/ownership.js';
+import { staffReference } from '../staff/names.js';
 
 export type PolicyClosure = components['schemas']['PolicyClosure'];
 
-/** The client's closure requests joined to the policy each is about. Callers add their filters. */
-export function closureQuery(scope: TenantScope, clientId: string) {
+/**
+ * The company's closure requests joined to the policy each is about and to the staff member who
+ * decided it (if anyone has). Callers narrow them to a client (`closureQuery`) or to a staff
+ * member's reach, and add their filters.
+ */
+export function companyClosures(scope: TenantScope) {
   return scope.selectFrom('policy_closures')
     .innerJoin('policies as policy', (join) => join.onRef('policy.id', '=', 'policy_closures.policy_id')
       .onRef('policy.tenant_id', '=', 'policy_closures.tenant_id'))
-    .where('policy_closures.client_id', '=', clientId);
+    .leftJoin('staff as reviewer', (join) => join.onRef('reviewer.id', '=', 'policy_closures.reviewed_by_staff_id')
+      .onRef('reviewer.tenant_id', '=', 'policy_closures.tenant_id'));
 }
+
+/** The client's closure requests. Callers add their filters. */
+export const closureQuery = (scope: TenantScope, clientId: string) => companyClosures(scope).where('policy_closures.client_id', '=', clientId);
 
 export const closureColumns = [
   'policy_closures.id', 'policy_closures.status', 'policy_closures.reason', 'policy_closures.effective_date',
   'policy_closures.notes', 'policy_closures.document_ids', 'policy_closures.reviewed_at', 'policy_closures.review_notes',
-  'policy_closures.created_at', 'policy_closures.updated_at',
+  'policy_closures.created_at', 'policy_closures.updated_at', 'policy_closures.client_id',
   'policy.id as policy_id', 'policy.policy_no', 'policy.policy_type', 'policy.state as policy_state',
   'policy.start_date as policy_start_date', 'policy.end_date as policy_end_date',
+  'reviewer.id as reviewer_id', 'reviewer.first_name as reviewer_first_name', 'reviewer.other_names as reviewer_other_names',
+  'reviewer.last_name as reviewer_last_name', 'reviewer.email as reviewer_email',
 ] as const;
 
 /** The client's requests with every column a PolicyClosure shows. */
 export const closureRows = (scope: TenantScope, clientId: string) => closureQuery(scope, clientId).select(closureColumns);
-type ClosureRow = Awaited<ReturnType<ReturnType<typeof closureRows>['executeTakeFirstOrThrow']>>;
+export type ClosureRow = Awaited<ReturnType<ReturnType<typeof closureRows>['executeTakeFirstOrThrow']>>;
 
-/** The query of a closure request list: its filters and its page. */
+/** The query of a closure request list: its filters and its page (a staff list filters by client too). */
 export type ClosureListQuery = NonNullable<operations['listPolicyClosures']['parameters']['query']>;
-export type ClosureFilters = Pick<ClosureListQuery, 'status' | 'policyId' | 'policyNo' | 'id'>;
+export type StaffClosureListQuery = NonNullable<operations['listStaffPolicyClosures']['parameters']['query']>;
+export type ClosureFilters = Pick<StaffClosureListQuery, 'status' | 'policyId' | 'policyNo' | 'id' | 'clientId'>;
 
 /** Narrows a closure query to the requests matching every filter given. */
-export function filterClosures(closures: ReturnType<typeof closureQuery>, { status, policyId, policyNo, id }: ClosureFilters) {
+export function filterClosures(closures: ReturnType<typeof companyClosures>, { status, policyId, policyNo, id, clientId }: ClosureFilters) {
   return closures
     .$if(status !== undefined, (qb) => qb.where('policy_closures.status', '=', status!))
     .$if(policyId !== undefined, (qb) => qb.where('policy_closures.policy_id', '=', policyId!))
     .$if(policyNo !== undefined, (qb) => qb.where('policy.policy_no', 'ilike', containsPattern(policyNo!)))
-    .$if(id !== undefined, (qb) => qb.where('policy_closures.id', '=', id!));
+    .$if(id !== undefined, (qb) => qb.where('policy_closures.id', '=', id!))
+    .$if(clientId !== undefined, (qb) => qb.where('policy_closures.client_id', '=', clientId!));
 }
 
-/** One page of a client's closure requests, newest first, filtered as asked. */
-export async function listClosures(scope: TenantScope, clientId: string, query: ClosureListQuery): Promise<{ data: PolicyClosure[]; paginator: Paginator }> {
+/** One page of closure requests (a client's own, or those within a staff member's reach), newest first, filtered as asked. */
+export async function closurePage(closures: ReturnType<typeof companyClosures>, query: ClosureFilters & Pick<ClosureListQuery, 'page' | 'limit'>)
+  : Promise<{ data: PolicyClosure[]; paginator: Paginator }> {
   // The contract gives page and limit defaults, which request validation fills in.
   const page = { page: query.page!, limit: query.limit! };
-  const filtered = filterClosures(closureQuery(scope, clientId), query);
+  const filtered = filterClosures(closures, query);
   const { rows, paginator } = await newestFirstPage(filtered, filtered.select(closureColumns), 'policy_closures', page);
   return { data: rows.map(toPolicyClosure), paginator };
 }
+
+/** One page of a client's closure requests, newest first, filtered as asked. */
+export const listClosures = (scope: TenantScope, clientId: string, query: ClosureListQuery) => closurePage(closureQuery(scope, clientId), query);
 
 /** Row -> PolicyClosure. */
 export function toPolicyClosure(row: ClosureRow): PolicyClosure {
@@ -71,6 +88,10 @@ export function toPolicyClosure(row: ClosureRow): PolicyClosure {
       endDate: row.policy_end_date,
     },
     reviewedAt: row.reviewed_at === null ? null : new Date(row.reviewed_at).toISOString(),
+    reviewedBy: row.reviewer_id === null ? null : staffReference({
+      id: row.reviewer_id, first_name: row.reviewer_first_name!, other_names: row.reviewer_other_names, last_name: row.reviewer_last_name!,
+      email: row.reviewer_email!,
+    }),
     reviewNotes: row.review_notes,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),

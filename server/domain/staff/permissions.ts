@@ -99,6 +99,10 @@ export const PERMISSIONS: Record<string, Permission> = {
   approveTransaction: { grants: CLIENT_SUPERVISORS, reason: 'Confirming that money paid at the branch was received issues a receipt and may start the policy: a supervisor\'s call (heads of department and above, over the clients they supervise), never the recorder\'s own.' },
   rejectTransaction: { grants: CLIENT_SUPERVISORS, reason: 'Declaring that money recorded at the branch never arrived is for whoever may approve it: heads of department and above, over the clients they supervise.' },
   listStaffClaims: { grants: CLIENT_SERVERS, reason: SERVING },
+  listStaffPolicyClosures: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client sees the closure requests it made, to answer its questions about them: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.' },
+  getStaffPolicyClosure: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client sees the closure requests it made, to answer its questions about them: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.' },
+  approvePolicyClosure: { grants: CLIENT_SUPERVISORS, reason: 'Approving a closure cancels the policy and writes off what is unpaid on it: a supervisor\'s decision (head of department, branch manager, executive manager, over their department, branch or company), not an officer\'s or an agent\'s.' },
+  rejectPolicyClosure: { grants: CLIENT_SUPERVISORS, reason: 'Rejecting a closure keeps a client on cover it asked to end: the same supervisors who may approve one decide it.' },
 
   // The staff member's own inbox.
   listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },

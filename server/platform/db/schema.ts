@@ -356,6 +356,10 @@ export interface InvoicesTable {
   description: string | null;
   invoice_date: PlainDate;
   created_by_staff_id: string | null;
+  /** Set when the invoice is closed without being paid (its policy closed): nothing is left to pay. */
+  voided_at: Optional<Date>;
+  /** Why it was voided; set together with `voided_at`. */
+  void_reason: Optional<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -449,12 +453,14 @@ export interface PaymentEventsTable {
   received_at: CreatedAt;
 }
 
+export type PolicyClosureStatus = Schemas['PolicyClosureStatus'];
+
 export interface PolicyClosuresTable {
   tenant_id: string;
   id: Generated<string>;
   policy_id: string;
   client_id: string;
-  status: Generated<Schemas['PolicyClosureStatus']>;
+  status: Generated<PolicyClosureStatus>;
   reason: string;
   effective_date: PlainDate;
   notes: string | null;

@@ -1,0 +1,6 @@
+import { approvePolicyClosure } from './approvePolicyClosure.js';
+import { getStaffPolicyClosure } from './getStaffPolicyClosure.js';
+import { listStaffPolicyClosures } from './listStaffPolicyClosures.js';
+import { rejectPolicyClosure } from './rejectPolicyClosure.js';
+
+export const staffPolicyClosureHandlers = { listStaffPolicyClosures, getStaffPolicyClosure, approvePolicyClosure, rejectPolicyClosure };
