@@ -6248,6 +6248,12 @@ export interface components {
             /** @description The staff member who approved or rejected the payment; null until one does (and for payments a provider settles). */
             reviewedBy?: components["schemas"]["StaffReference"] | null;
             /**
+             * @description The receipt's number (`RCT-` and a sequence, in the order money was confirmed), once the payment
+             *     is `APPROVED` or `VERIFIED`; null before. `GET /client/transactions/{id}/receipt` downloads it.
+             * @example RCT-0003
+             */
+            receiptNo?: string | null;
+            /**
              * Format: date-time
              * @description When the payment was approved or rejected by staff; null until then.
              * @example 2026-11-21T11:05:00.000Z

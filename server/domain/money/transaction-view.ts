@@ -23,7 +23,7 @@ export const transactionColumns = [
   'transactions.transaction_type', 'transactions.date_received', 'transactions.payee', 'transactions.payment_institution',
   'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
   'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
-  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes',
+  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes', 'transactions.receipt_no',
   'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
   'invoice.voided_at', 'invoice.void_reason',
 ] as const;
@@ -64,6 +64,7 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
         amountPaid: figures.amountPaid, amountUnpaid: figures.amountUnpaid, status: figures.status, isClosed: figures.isClosed,
       },
       reviewedBy: row.reviewed_by_staff_id === null ? null : reviewers.get(row.reviewed_by_staff_id) ?? null,
+      receiptNo: row.receipt_no,
       reviewedAt: row.reviewed_at === null ? null : new Date(row.reviewed_at).toISOString(),
       reviewNotes: row.review_notes,
       createdAt: new Date(row.created_at).toISOString(),
