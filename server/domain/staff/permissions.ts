@@ -96,6 +96,11 @@ export const PERMISSIONS: Record<string, Permission> = {
   listStaffTransactions: { grants: CLIENT_SERVERS, reason: SERVING },
   createTransactionForClient: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client may take its payment: money paid at the branch is recorded PENDING_APPROVAL for a head of department to approve; a mobile money prompt or a checkout link is paid by the client itself.' },
   listStaffClaims: { grants: CLIENT_SERVERS, reason: SERVING },
+  movePolicyState: {
+    grants: CLIENT_SUPERVISORS,
+    reason: 'Underwriting, holding a policy for payment, declining, releasing it and archiving it are decisions on the company\'s risk: heads of department for their department\'s clients, branch managers for their branch\'s, executive managers for the company\'s; officers and agents serve and sell but do not decide.',
+  },
+  listStaffPolicyHistory: { grants: CLIENT_SERVERS, reason: `${SERVING} A policy's history, who moved it when and why, is part of serving it.` },
 
   // The staff member's own inbox.
   listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },
