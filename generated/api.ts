@@ -338,6 +338,7 @@ export interface paths {
          *       invoice): staff release a policy they held in `ACCOUNT_RECEIVABLE` or `CREDIT_CONTROL` once it
          *       is paid; credit is not granted here. `ACTIVE` needs the start date reached, `INACTIVE` a start
          *       date still to come.
+         *     - A `DRAFT` moved to `PROCESSING` gets its invoice raised (`PROCESSING` means invoiced).
          *     - `CANCELLED` is not set here: decide the client's closure request instead.
          *     - `EXPIRED`, and `ACTIVE` from `INACTIVE`, are the lifecycle job's (every 15 minutes, from the
          *       policy's dates).
@@ -5811,7 +5812,8 @@ export interface components {
              *     `CREDIT_CONTROL` -> `ACTIVE`, `INACTIVE`;
              *     `EXPIRED` -> `COMPLETE`, `ARCHIVED`;
              *     `COMPLETE`, `DECLINED`, `CANCELLED` -> `ARCHIVED`.
-             *     `ACTIVE` and `INACTIVE` need the policy's invoice paid in full (or no invoice): `ACTIVE` once
+             *     `DRAFT` -> `PROCESSING` raises the draft's invoice on the way (as the client's
+             *     `generateInvoice` does). `ACTIVE` and `INACTIVE` need the policy's invoice paid in full (or no invoice): `ACTIVE` once
              *     its start date has come, `INACTIVE` before it (the lifecycle job makes it `ACTIVE` that day).
              * @example UNDER_WRITER
              * @enum {string}

@@ -45,17 +45,17 @@ const stateOf = async (id: string, as: Caller = token) =>
 const notificationsAbout = (id: string) => h.db.selectFrom('notifications').select(['title', 'body', 'client_id'])
   .where('entity', '@>', JSON.stringify({ name: 'policy', id }) as never).orderBy('created_at').execute();
 
-/** A home policy of the client's, PROCESSING with its invoice, cover from `startDays` after the clock's today. */
-async function invoiced(as: Caller = token, startDays = 0) {
+/** A home policy of the client's, PROCESSING with its invoice (DRAFT without), cover from `startDays` after the clock's today. */
+async function invoiced(as: Caller = token, startDays = 0, generateInvoice = true) {
   const res = await h.call({
     method: 'POST', url: '/api/v1/client/policies', ...auth(as), payload: {
-      policyType: 'HOME', currency: 'GHS', startDate: day(startDays), endDate: day(startDays + 364), productId, businessType: 'NEW_BUSINESS',
+      policyType: 'HOME', currency: 'GHS', startDate: day(startDays), endDate: day(startDays + 364), productId, businessType: 'NEW_BUSINESS', generateInvoice,
       assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' }],
     },
   });
   expect(res.statusCode).toBe(201);
   const policy = res.json().data;
-  return { id: policy.id as string, policyNo: policy.policyNo as string, invoiceId: policy.invoice.id as string, amount: policy.invoice.amount as number,
+  return { id: policy.id as string, policyNo: policy.policyNo as string, invoiceId: policy.invoice?.id as string, amount: policy.invoice?.amount as number,
     assetId: policy.assets[0].id as string, startDate: policy.startDate as string, endDate: policy.endDate as string };
 }
 
@@ -161,6 +161,14 @@ describe('staff move a policy through the staff-only states', () => {
     const res = await move(declined.id, { state: 'PROCESSING', notes: 'Open it again' });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toContain('from ARCHIVED to PROCESSING');
+
+    // A draft moved to PROCESSING gets its invoice raised on the way.
+    const draft = await invoiced(token, 0, false);
+    const processing = await move(draft.id, { state: 'PROCESSING', notes: 'Client asked for the invoice at the branch' }, staff['head.sales']);
+    expect(processing.statusCode).toBe(200);
+    expect(processing.json().data).toMatchObject({ state: 'PROCESSING', invoice: { amount: expect.any(Number) } });
+    expect((await staffHistory(draft.id)).json().data.map((c: { to: string; by: { kind: string } }) => `${c.to}:${c.by.kind}`))
+      .toEqual(['DRAFT:client', 'PROCESSING:staff']);
 
     const later = await invoiced(token, 20);
     await move(later.id, { state: 'CREDIT_CONTROL', notes: 'Chasing the premium' });

@@ -12,6 +12,7 @@ import { assertTransition } from '../states/machine.js';
 import { movePolicy, POLICY_STATES } from '../states/policy.js';
 import { todayOf } from './rules.js';
 import { policyForStaff } from './staff-sales.js';
+import { invoiceDraft } from './update.js';
 import type { Policy } from './view.js';
 
 export type PolicyStateMove = components['schemas']['PolicyStateMove'];
@@ -60,12 +61,17 @@ export async function movePolicyForStaff(ctx: HandlerContext, actor: StaffActor,
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     await policyForStaff(scope, actor, policyId); // 404 out of reach
-    const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'start_date', 'client_id'])
+    const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'start_date', 'client_id', 'currency', 'exchange_rate', 'premium'])
       .where('id', '=', policyId).forUpdate().executeTakeFirstOrThrow();
     assertTransition(POLICY_STATES, `Policy ${policy.policy_no}`, policy.state, body.state, 'staff');
     if (body.state === 'ACTIVE' || body.state === 'INACTIVE') await assertCovers(scope, policy, body.state, todayOf(now).date);
-    await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, body.state,
-      { by: 'staff', id: actor.staffId }, now, body.notes);
+    const by = { by: 'staff' as const, id: actor.staffId };
+    if (policy.state === 'DRAFT' && body.state === 'PROCESSING') {
+      // PROCESSING means invoiced: a draft's invoice is raised on the way, as its client's own generateInvoice does.
+      await invoiceDraft(scope, policy.client_id, policy, new Decimal(policy.premium), by, todayOf(now), now, body.notes);
+    } else {
+      await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, body.state, by, now, body.notes);
+    }
     await notifyClient(ctx, scope, policy.client_id, {
       title: `Policy ${policy.policy_no} is now ${body.state}`,
       body: `Your policy ${policy.policy_no} moved from ${policy.state} to ${body.state}: ${body.notes}`,
