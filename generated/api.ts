@@ -5820,7 +5820,7 @@ export interface components {
              */
             state: "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "DECLINED" | "ARCHIVED" | "PROCESSING" | "ACTIVE" | "INACTIVE" | "COMPLETE";
             /**
-             * @description Why, kept in the policy's history (which the client sees too).
+             * @description Why, kept in the policy's history (which the client sees too); not blank.
              * @example Referred to underwriting for the sum insured
              */
             notes: string;

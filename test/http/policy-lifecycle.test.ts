@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { jobHandlers, POLICY_LIFECYCLE_QUEUE, RECURRING } from '../../server/app/jobs.js';
 import { settlePayment } from '../../server/domain/money/payments.js';
 import { runPolicyLifecycle } from '../../server/domain/policies/lifecycle-job.js';
+import { enqueue } from '../../server/platform/jobs/queue.js';
 import { createWorker, slotKey } from '../../server/platform/jobs/worker.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
 import { auth, type Caller, individualBody, onlineProductId, signUp } from '../helpers/clients.js';
@@ -182,7 +183,7 @@ describe('staff move a policy through the staff-only states', () => {
   it('refuses a bad body (400 naming the field), the wrong position (403), a client token (403), another tenant\'s or an out-of-reach policy (404)', async () => {
     const policy = await invoiced();
     for (const [body, field] of [
-      [{ state: 'UNDER_WRITER' }, 'notes'], [{ state: 'UNDER_WRITER', notes: 'ok' }, 'notes'], [{ notes: 'Referred to underwriting' }, 'state'],
+      [{ state: 'UNDER_WRITER' }, 'notes'], [{ state: 'UNDER_WRITER', notes: 'ok' }, 'notes'], [{ state: 'UNDER_WRITER', notes: '        ' }, 'notes'], [{ notes: 'Referred to underwriting' }, 'state'],
       [{ state: 'CANCELLED', notes: 'Cancel it at once' }, 'state'], [{ state: 'EXPIRED', notes: 'It is over now' }, 'state'],
     ] as const) {
       const res = await move(policy.id, body);
@@ -303,5 +304,32 @@ describe('the policy lifecycle job', () => {
     // The message went out too (the client's email).
     expect(await h.db.selectFrom('outbox').select('template').where('recipient', '=', account.email).where('template', '=', 'policy-renewal-reminder')
       .execute()).toHaveLength(1);
+  });
+
+  it('handles each policy on its own: one that fails is rolled back and reported (the job fails, to retry) while the others go through', async () => {
+    const [good, bad] = [await signUp(h, individualBody()), await signUp(h, individualBody())];
+    const policies = [await invoiced(good.token), await invoiced(bad.token)];
+    for (const [i, policy] of policies.entries()) await payInFull(policy, [good, bad][i].token);
+    h.clock.set(`${new Date(Date.parse(policies[0].endDate) - 5 * DAY).toISOString().slice(0, 10)}T10:00:00Z`);
+    const unreachable = { send: async (scope: TenantScope, message: { recipient: string }) => {
+      if (message.recipient === bad.account.email) throw new Error('mail server down');
+      await h.app.services.notifier.send(scope, message as never);
+    } };
+    const report = await runPolicyLifecycle({ db: h.db, notifier: unreachable }, h.clock.now(), 30);
+    expect(report.failed).toEqual([{ policyId: policies[1].id, step: 'remind', error: 'mail server down' }]);
+    const reminded = await h.db.selectFrom('policy_renewal_reminders').select('policy_id').where('policy_id', 'in', policies.map((p) => p.id)).execute();
+    expect(reminded).toEqual([{ policy_id: policies[0].id }]);
+    expect((await notificationsAbout(policies[1].id)).filter((n) => n.title.includes('ends on'))).toEqual([]);
+
+    // Through the queue the failure fails the job, which is retried; the policy is reminded once the mail server is back.
+    const failing = createWorker({ db: h.db, clock: h.clock, handlers: jobHandlers({ ...h.app.services, notifier: unreachable }), intervalMs: 60_000 });
+    const { dedupeKey } = slotKey(RECURRING.find((r) => r.queue === POLICY_LIFECYCLE_QUEUE)!, h.clock.now());
+    await enqueue(h.db, { queue: POLICY_LIFECYCLE_QUEUE, dedupeKey, runAt: h.clock.now(), maxAttempts: 3 }, h.clock.now());
+    await failing.tick();
+    expect((await h.db.selectFrom('jobs').select('last_error').where('dedupe_key', '=', dedupeKey).executeTakeFirstOrThrow()).last_error)
+      .toContain('mail server down');
+    h.clock.advance(DAY);
+    await runJob();
+    expect((await notificationsAbout(policies[1].id)).filter((n) => n.title.includes('ends on'))).toHaveLength(1);
   });
 });
