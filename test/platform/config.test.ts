@@ -69,4 +69,15 @@ describe('configuration', () => {
     });
     expect(() => loadConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow('PORT must be a whole number');
   });
+
+  it('reminds of renewals 30 days ahead unless RENEWAL_REMINDER_DAYS says otherwise (0 none, at most a year)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).renewalReminderDays).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '14' }).renewalReminderDays).toBe(14);
+    expect(loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '0' }).renewalReminderDays).toBe(0);
+    for (const bad of ['-1', '2.5', 'soon']) {
+      expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: bad })).toThrow('RENEWAL_REMINDER_DAYS must be a whole number');
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '400' })).toThrow('RENEWAL_REMINDER_DAYS must be at most 365');
+  });
 });
