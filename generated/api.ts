@@ -5550,8 +5550,10 @@ export interface components {
          *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
          *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
          *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
-         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
-         *     change is recorded.
+         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled (every invoice billing it paid
+         *     in full and no claim on it still `ACTIVE`), and `ARCHIVED` last. Dates are moved by a job every
+         *     15 minutes (UTC dates): `INACTIVE` becomes `ACTIVE` on the `startDate`, `ACTIVE` becomes
+         *     `EXPIRED` the day after the `endDate`. Every change is recorded (`GET /client/policies/{id}/history`).
          * @enum {string}
          */
         PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
