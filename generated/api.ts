@@ -319,6 +319,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/policies/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a policy to another state
+         * @description Moves a policy of a client within the caller's reach to another state, as the policy state
+         *     machine allows staff (the `state` field lists each edge), and records the move in the policy's
+         *     history with the caller and the notes. The client is notified in the app.
+         *
+         *     - `ACTIVE` and `INACTIVE` are only reached with the policy's invoice paid in full (or with no
+         *       invoice): staff release a policy they held in `ACCOUNT_RECEIVABLE` or `CREDIT_CONTROL` once it
+         *       is paid; credit is not granted here. `ACTIVE` needs the start date reached, `INACTIVE` a start
+         *       date still to come.
+         *     - A `DRAFT` moved to `PROCESSING` gets its invoice raised (`PROCESSING` means invoiced).
+         *     - `CANCELLED` is not set here: decide the client's closure request instead.
+         *     - `EXPIRED`, and `ACTIVE` from `INACTIVE`, are the lifecycle job's (every 15 minutes, from the
+         *       policy's dates).
+         *
+         *     Who may call: heads of department (their department's clients), branch managers (their
+         *     branch's) and executive managers (the company's). Another company's policy, or one out of the
+         *     caller's reach, is 404. A move the machine does not allow is 409 `INVALID_STATE_TRANSITION`
+         *     naming both states; a policy moved by someone else meanwhile is 409 `STATE_CHANGED`.
+         */
+        post: operations["movePolicyState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/policies/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A policy's state history
+         * @description Every change of state of a policy of a client within the caller's reach, oldest first: its
+         *     creation (`from` null), payments activating it, staff moves, the lifecycle job's (start date
+         *     reached, end date passed, settled), each with its notes, when, and who (`client`, `system`, or
+         *     `staff` with the staff member named). Whoever serves the client may read it; another company's
+         *     policy, or one out of the caller's reach, is 404.
+         */
+        get: operations["listStaffPolicyHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/invoices": {
         parameters: {
             query?: never;
@@ -3099,6 +3159,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/client/policies/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A policy's state history
+         * @description Every change of state of one of the signed-in client's policies, oldest first: its creation
+         *     (`from` null), payment, staff decisions, the start date reached, the end date passed... each
+         *     with its notes, when, and who (`client`, `system`, or `staff` named by id and full name, without
+         *     their contact details). Another client's or tenant's id answers 404.
+         */
+        get: operations["listPolicyHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/client/quotes/auto": {
         parameters: {
             query?: never;
@@ -5729,8 +5812,10 @@ export interface components {
          *     raised); paying the invoice in full makes it `ACTIVE` (or `INACTIVE` until its `startDate`); a
          *     direct debit mandate makes it `AWAITING_DEBIT`. Staff move it through `UNDER_WRITER`,
          *     `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL` or `DECLINED`; an approved closure makes it `CANCELLED`;
-         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled, and `ARCHIVED` last. Every
-         *     change is recorded.
+         *     past its `endDate` it is `EXPIRED`, then `COMPLETE` once settled (every invoice billing it paid
+         *     in full and no claim on it still `ACTIVE`), and `ARCHIVED` last. Dates are moved by a job every
+         *     15 minutes (UTC dates): `INACTIVE` becomes `ACTIVE` on the `startDate`, `ACTIVE` becomes
+         *     `EXPIRED` the day after the `endDate`. Every change is recorded (`GET /client/policies/{id}/history`).
          * @enum {string}
          */
         PolicyState: "DRAFT" | "PROCESSING" | "CANCELLED" | "AWAITING_DEBIT" | "ACTIVE" | "INACTIVE" | "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "COMPLETE" | "DECLINED" | "EXPIRED" | "ARCHIVED";
@@ -5974,6 +6059,70 @@ export interface components {
             notes?: string;
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
             assets?: Record<string, never>[];
+        };
+        /**
+         * @description The state staff move a policy to, and why. `CANCELLED` is not here: a policy is cancelled by
+         *     deciding a closure request. `DRAFT`, `AWAITING_DEBIT` and `EXPIRED` are never set by staff
+         *     (creation, a direct debit mandate and the end date set them).
+         */
+        PolicyStateMove: {
+            /**
+             * @description The state to move to; the policy's current state must allow it for staff:
+             *     `DRAFT` -> `PROCESSING`, `DECLINED`;
+             *     `PROCESSING` -> `UNDER_WRITER`, `ACCOUNT_RECEIVABLE`, `CREDIT_CONTROL`, `DECLINED`, `ACTIVE`, `INACTIVE`;
+             *     `AWAITING_DEBIT` -> `CREDIT_CONTROL`;
+             *     `UNDER_WRITER` -> `PROCESSING`, `ACCOUNT_RECEIVABLE`, `DECLINED`;
+             *     `ACCOUNT_RECEIVABLE` -> `CREDIT_CONTROL`, `ACTIVE`, `INACTIVE`;
+             *     `CREDIT_CONTROL` -> `ACTIVE`, `INACTIVE`;
+             *     `EXPIRED` -> `COMPLETE`, `ARCHIVED`;
+             *     `COMPLETE`, `DECLINED`, `CANCELLED` -> `ARCHIVED`.
+             *     `DRAFT` -> `PROCESSING` raises the draft's invoice on the way (as the client's
+             *     `generateInvoice` does). `ACTIVE` and `INACTIVE` need the policy's invoice paid in full (or no invoice): `ACTIVE` once
+             *     its start date has come, `INACTIVE` before it (the lifecycle job makes it `ACTIVE` that day).
+             * @example UNDER_WRITER
+             * @enum {string}
+             */
+            state: "UNDER_WRITER" | "ACCOUNT_RECEIVABLE" | "CREDIT_CONTROL" | "DECLINED" | "ARCHIVED" | "PROCESSING" | "ACTIVE" | "INACTIVE" | "COMPLETE";
+            /**
+             * @description Why, kept in the policy's history (which the client sees too); not blank.
+             * @example Referred to underwriting for the sum insured
+             */
+            notes: string;
+        };
+        /**
+         * @description One change of a policy's state, as staff see it. A policy's history starts with its creation
+         *     (`from` null) and lists every move after it, oldest first; nothing is ever removed from it.
+         */
+        PolicyStateChange: {
+            /** @description The state before; null for the first entry (the policy's creation). */
+            from: components["schemas"]["PolicyState"] | null;
+            to: components["schemas"]["PolicyState"];
+            /**
+             * @description Why it moved (what staff wrote, or what the system says, such as `Invoice paid in full` or `End date passed`).
+             * @example Referred to underwriting for the sum insured
+             */
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description When it moved.
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            at: string;
+            /** @description Who moved it. */
+            by: {
+                /**
+                 * @description `client` (the client's own create or renewal), `staff` (a staff member, named in `staff`) or `system` (a payment or a time job).
+                 * @example staff
+                 * @enum {string}
+                 */
+                kind: "client" | "staff" | "system";
+                /** @description The staff member who moved it; present only when `kind` is `staff`. */
+                staff?: components["schemas"]["StaffReference"];
+            };
+        };
+        /** @description Every change of a policy's state, oldest first (the first one its creation). */
+        PolicyStateChangeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["PolicyStateChange"][];
         };
         /** @description A policy an invoice bills, and what it bills for it. */
         InvoicePolicy: {
@@ -8706,6 +8855,63 @@ export interface components {
             assets?: Record<string, never>[];
         };
         /**
+         * @description A staff member as a client sees them: their id and full name, never their contact details (as
+         *     a claim's history shows clients only the staff member's id).
+         */
+        StaffName: {
+            /**
+             * @description The kind of object: `staff`.
+             * @example staff
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 30ecd483-3db9-5289-8919-b592b6ac526e
+             */
+            id: string;
+            /**
+             * @description First, other and last names.
+             * @example Akosua Darko
+             */
+            fullName: string;
+        };
+        /**
+         * @description One change of the client's policy's state. The history starts with the policy's creation
+         *     (`from` null) and lists every move after it, oldest first. A staff member who moved it is named
+         *     (id and full name), without their contact details.
+         */
+        ClientPolicyStateChange: {
+            /** @description The state before; null for the first entry (the policy's creation). */
+            from: components["schemas"]["PolicyState"] | null;
+            to: components["schemas"]["PolicyState"];
+            /**
+             * @description Why it moved (what staff wrote, or what the system says, such as `Invoice paid in full` or `End date passed`).
+             * @example Invoice paid in full
+             */
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description When it moved.
+             * @example 2026-12-03T10:15:00.000Z
+             */
+            at: string;
+            /** @description Who moved it. */
+            by: {
+                /**
+                 * @description `client` (your own create or renewal), `staff` (a staff member, named in `staff`) or `system` (a payment or the passing of the policy's dates).
+                 * @example system
+                 * @enum {string}
+                 */
+                kind: "client" | "staff" | "system";
+                /** @description The staff member who moved it; present only when `kind` is `staff`. */
+                staff?: components["schemas"]["StaffName"];
+            };
+        };
+        /** @description Every change of the client's policy's state, oldest first (the first one its creation). */
+        ClientPolicyStateChangeList: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["ClientPolicyStateChange"][];
+        };
+        /**
          * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
          *     claim (photos, a police report, receipts), at most 20, each once. An id that is not one of the
          *     client's documents answers 404.
@@ -10697,6 +10903,83 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    movePolicyState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyStateMove"];
+            };
+        };
+        responses: {
+            /** @description The policy in its new state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PolicyNotFound"];
+            /** @description The machine does not allow the move for staff, the policy moved meanwhile, its invoice is not paid in full, or its start date does not fit the state asked for. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffPolicyHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy's history, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyStateChangeList"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PolicyNotFound"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -15571,6 +15854,37 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPolicyHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The policy's id.
+                 * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+                 */
+                id: components["parameters"]["PolicyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy's history, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientPolicyStateChangeList"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PolicyNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

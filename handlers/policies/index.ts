@@ -3,6 +3,7 @@ import { createTypedPolicy } from './createTypedPolicy.js';
 import { deletePolicy } from './deletePolicy.js';
 import { getPolicy } from './getPolicy.js';
 import { listPolicies } from './listPolicies.js';
+import { listPolicyHistory } from './listPolicyHistory.js';
 import { listPolicyTypes } from './listPolicyTypes.js';
 import { renewPolicy } from './renewPolicy.js';
 import { updatePolicy } from './updatePolicy.js';
@@ -15,6 +16,7 @@ export const policyHandlers = {
   updatePolicy,
   deletePolicy,
   renewPolicy,
+  listPolicyHistory,
   createAutoPolicy: createTypedPolicy<'createAutoPolicy'>(),
   createHomePolicy: createTypedPolicy<'createHomePolicy'>(),
   createBurglaryPolicy: createTypedPolicy<'createBurglaryPolicy'>(),

@@ -1,24 +1,34 @@
 import type { Services } from '../platform/context.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { raiseDueDebits } from '../domain/money/due-debits.js';
+import { runPolicyLifecycle } from '../domain/policies/lifecycle-job.js';
 import { purgeFinished } from '../platform/jobs/queue.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
 
 /** Raises the payments of direct debits due today (server/domain/money/due-debits.ts). */
 export const DUE_DEBITS_QUEUE = 'direct-debits.due';
+/** Moves policies as their dates pass (started, expired, complete) and reminds clients to renew (server/domain/policies/lifecycle-job.ts). */
+export const POLICY_LIFECYCLE_QUEUE = 'policies.lifecycle';
 /** Deletes finished jobs past their keeping time. */
 export const PURGE_JOBS_QUEUE = 'jobs.purge';
 /** Deletes Idempotency-Keys past their 24 hours. */
 export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 
 /** Every queue this server runs, and its handler. */
-export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier'>): Record<string, JobHandler> {
+export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config'>): Record<string, JobHandler> {
   return {
     async [DUE_DEBITS_QUEUE](_job, now) {
       const report = await raiseDueDebits(services, now);
       // Mandates that failed were rolled back: failing the job retries them after a backoff.
       if (report.failed.length) {
         throw new Error(`${report.failed.length} direct debit(s) failed: ${report.failed.map((f) => `${f.directDebitId}: ${f.error}`).join('; ')}`);
+      }
+    },
+    async [POLICY_LIFECYCLE_QUEUE](_job, now) {
+      const report = await runPolicyLifecycle(services, now, services.config.renewalReminderDays);
+      // Policies that failed were rolled back: failing the job retries them after a backoff.
+      if (report.failed.length) {
+        throw new Error(`${report.failed.length} policy lifecycle step(s) failed: ${report.failed.map((f) => `${f.policyId} (${f.step}): ${f.error}`).join('; ')}`);
       }
     },
     async [PURGE_JOBS_QUEUE](_job, now) { await purgeFinished(services.db, now); },
@@ -29,12 +39,13 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
 /** Scheduled jobs: one job per slot, whichever instance enqueues it first. */
 export const RECURRING: readonly Recurring[] = [
   { queue: DUE_DEBITS_QUEUE, everyMs: 15 * 60_000 },
+  { queue: POLICY_LIFECYCLE_QUEUE, everyMs: 15 * 60_000 },
   { queue: PURGE_JOBS_QUEUE, everyMs: 24 * 3600_000 },
   { queue: PURGE_IDEMPOTENCY_KEYS_QUEUE, everyMs: 3600_000 },
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */
-export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock'>, intervalMs: number,
+export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config'>, intervalMs: number,
   log?: { error(obj: object, msg: string): void }): Worker {
   return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log });
 }

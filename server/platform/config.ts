@@ -55,6 +55,8 @@ export interface Config {
   signupsPerAddressPerHour: number;
   /** How often this instance polls the job queue (due direct debits...); 0 runs no background jobs here. */
   jobPollIntervalMs: number;
+  /** How many days before a policy's end date its client is reminded to renew (once per policy and end date); 0 sends none. */
+  renewalReminderDays: number;
 }
 
 /**
@@ -75,6 +77,8 @@ function corsOrigins(env: NodeJS.ProcessEnv, production: boolean): string[] | '*
     return url.origin;
   });
 }
+/** Longest renewal reminder lead: a year, the usual term. */
+export const MAX_RENEWAL_REMINDER_DAYS = 365;
 
 export const DEFAULT_SANDBOX_API_KEY = 'sk_sandbox_coverline_0000000000000000';
 
@@ -90,6 +94,13 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
   return value;
+}
+
+/** RENEWAL_REMINDER_DAYS: a whole number of days from 0 (no reminders) to a year, 30 unless set. */
+function renewalReminderDays(env: NodeJS.ProcessEnv): number {
+  const days = int('RENEWAL_REMINDER_DAYS', 30, env);
+  if (days > MAX_RENEWAL_REMINDER_DAYS) throw new Error(`RENEWAL_REMINDER_DAYS must be at most ${MAX_RENEWAL_REMINDER_DAYS}, got "${env.RENEWAL_REMINDER_DAYS}"`);
+  return days;
 }
 
 /** The JWT secret: required in production; otherwise generated once and kept in the data folder. */
@@ -132,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', 5_000, env),
     signupsPerAddressPerHour: int('SIGNUP_LIMIT_PER_ADDRESS', 20, env),
+    renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
   };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ApiError } from '../../server/platform/errors.js';
 import { assertTransition, canTransition, type Mover } from '../../server/domain/states/machine.js';
 import { POLICY_STATES, initialPolicyState } from '../../server/domain/states/policy.js';
@@ -12,6 +13,13 @@ const ALLOWED: Array<[PolicyState, PolicyState, Mover]> = [
   ['PROCESSING', 'AWAITING_DEBIT', 'system'], ['PROCESSING', 'UNDER_WRITER', 'staff'], ['PROCESSING', 'DECLINED', 'staff'],
   ['INACTIVE', 'ACTIVE', 'system'], ['ACTIVE', 'EXPIRED', 'system'], ['ACTIVE', 'CANCELLED', 'staff'],
   ['EXPIRED', 'COMPLETE', 'system'], ['COMPLETE', 'ARCHIVED', 'staff'], ['CANCELLED', 'ARCHIVED', 'system'],
+  // What staff do through POST /staff/policies/{id}/state (movePolicyState).
+  ['DRAFT', 'PROCESSING', 'staff'], ['DRAFT', 'DECLINED', 'staff'], ['PROCESSING', 'ACCOUNT_RECEIVABLE', 'staff'],
+  ['PROCESSING', 'CREDIT_CONTROL', 'staff'], ['PROCESSING', 'ACTIVE', 'staff'], ['PROCESSING', 'INACTIVE', 'staff'],
+  ['AWAITING_DEBIT', 'CREDIT_CONTROL', 'staff'], ['UNDER_WRITER', 'PROCESSING', 'staff'], ['UNDER_WRITER', 'ACCOUNT_RECEIVABLE', 'staff'],
+  ['UNDER_WRITER', 'DECLINED', 'staff'], ['ACCOUNT_RECEIVABLE', 'CREDIT_CONTROL', 'staff'], ['ACCOUNT_RECEIVABLE', 'ACTIVE', 'staff'],
+  ['ACCOUNT_RECEIVABLE', 'INACTIVE', 'staff'], ['CREDIT_CONTROL', 'ACTIVE', 'staff'], ['CREDIT_CONTROL', 'INACTIVE', 'staff'],
+  ['EXPIRED', 'COMPLETE', 'staff'], ['EXPIRED', 'ARCHIVED', 'staff'], ['DECLINED', 'ARCHIVED', 'staff'],
 ];
 
 describe('the policy state machine', () => {
@@ -49,5 +57,12 @@ describe('the policy state machine', () => {
     expect(clientEdges).toEqual(['DRAFT->PROCESSING']);
     expect(Object.keys(POLICY_STATES.ARCHIVED)).toEqual([]);
     expect(canTransition(POLICY_STATES, 'ACTIVE', 'DRAFT', 'staff')).toBe(false);
+  });
+
+  it('lets staff reach by movePolicyState exactly the states the machine lets staff reach, but CANCELLED (a closure decides it)', () => {
+    const contract = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+    const offered: string[] = contract.components.schemas.PolicyStateMove.properties.state.enum;
+    const staffTargets = new Set(states.flatMap((from) => states.filter((to) => canTransition(POLICY_STATES, from, to, 'staff'))));
+    expect([...offered].sort()).toEqual([...staffTargets].filter((state) => state !== 'CANCELLED').sort());
   });
 });

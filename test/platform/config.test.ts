@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_OPERATOR_KEY, loadConfig } from '../../server/platform/config.js';
+import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_OPERATOR_KEY, loadConfig, SANDBOX_CORS_ORIGINS } from '../../server/platform/config.js';
 
 /**
  * What a production deployment names for its payments (the sandbox here, with a secret of its own)
@@ -13,7 +13,7 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
     const config = loadConfig({ DATA_DIR: dir });
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, sandboxApiKey: DEFAULT_SANDBOX_API_KEY, corsOrigins: '*' });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, sandboxApiKey: DEFAULT_SANDBOX_API_KEY, corsOrigins: SANDBOX_CORS_ORIGINS });
     expect(config.dataDir).toBe(dir);
   });
 
@@ -68,5 +68,16 @@ describe('configuration', () => {
       corsOrigins: ['https://a.example', 'https://b.example'], bodyLimitBytes: 2048,
     });
     expect(() => loadConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow('PORT must be a whole number');
+  });
+
+  it('reminds of renewals 30 days ahead unless RENEWAL_REMINDER_DAYS says otherwise (0 none, at most a year)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).renewalReminderDays).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '14' }).renewalReminderDays).toBe(14);
+    expect(loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '0' }).renewalReminderDays).toBe(0);
+    for (const bad of ['-1', '2.5', 'soon']) {
+      expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: bad })).toThrow('RENEWAL_REMINDER_DAYS must be a whole number');
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '400' })).toThrow('RENEWAL_REMINDER_DAYS must be at most 365');
   });
 });

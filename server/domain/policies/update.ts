@@ -95,13 +95,17 @@ async function changeCover(scope: TenantScope, policy: PolicyRow, body: PolicyUp
   return { columns, premium: priced.rating.premium };
 }
 
-/** A draft asked for its invoice: it is raised, and the policy moves to PROCESSING. */
-async function invoiceDraft(scope: TenantScope, clientId: string, policy: PolicyRow, premium: Decimal, actor: StateActor, today: Today, now: Date) {
+/**
+ * A draft asked for its invoice (by its client's `generateInvoice`, or staff moving it to
+ * PROCESSING): it is raised, and the policy moves to PROCESSING. In the caller's transaction.
+ */
+export async function invoiceDraft(scope: TenantScope, clientId: string, policy: Pick<PolicyRow, 'id' | 'policy_no' | 'currency' | 'exchange_rate'>,
+  premium: Decimal, actor: StateActor, today: Today, now: Date, notes = 'Invoice raised') {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
   await raiseInvoice(scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
   }, today.date, now);
-  await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, 'Invoice raised');
+  await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
 }
 
 interface Term { startDate: string; endDate: string }

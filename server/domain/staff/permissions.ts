@@ -103,6 +103,11 @@ export const PERMISSIONS: Record<string, Permission> = {
   getStaffPolicyClosure: { grants: CLIENT_SERVERS, reason: 'Whoever serves a client sees the closure requests it made, to answer its questions about them: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.' },
   approvePolicyClosure: { grants: CLIENT_SUPERVISORS, reason: 'Approving a closure cancels the policy and writes off what is unpaid on it: a supervisor\'s decision (head of department, branch manager, executive manager, over their department, branch or company), not an officer\'s or an agent\'s.' },
   rejectPolicyClosure: { grants: CLIENT_SUPERVISORS, reason: 'Rejecting a closure keeps a client on cover it asked to end: the same supervisors who may approve one decide it.' },
+  movePolicyState: {
+    grants: CLIENT_SUPERVISORS,
+    reason: 'Underwriting, holding a policy for payment, declining, releasing it and archiving it are decisions on the company\'s risk: heads of department for their department\'s clients, branch managers for their branch\'s, executive managers for the company\'s; officers and agents serve and sell but do not decide.',
+  },
+  listStaffPolicyHistory: { grants: CLIENT_SERVERS, reason: `${SERVING} A policy's history, who moved it when and why, is part of serving it.` },
 
   // The staff member's own inbox.
   listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },

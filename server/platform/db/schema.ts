@@ -340,6 +340,17 @@ export interface PolicyStateChangesTable {
   actor_id: string | null;
   notes: string | null;
   created_at: CreatedAt;
+  /** Insertion order: a policy's history is read in it (several changes can share `created_at`). */
+  seq: Generated<string>;
+}
+
+/** A renewal reminder sent for a policy ending on `end_date`: one per policy and end date. */
+export interface PolicyRenewalRemindersTable {
+  tenant_id: string;
+  id: Generated<string>;
+  policy_id: string;
+  end_date: PlainDate;
+  created_at: CreatedAt;
 }
 
 export interface InvoicesTable {
@@ -726,6 +737,7 @@ export interface Database {
   policies: PoliciesTable;
   policy_assets: PolicyAssetsTable;
   policy_state_changes: PolicyStateChangesTable;
+  policy_renewal_reminders: PolicyRenewalRemindersTable;
   invoices: InvoicesTable;
   transactions: TransactionsTable;
   policy_closures: PolicyClosuresTable;
@@ -757,7 +769,7 @@ export type DocumentRow = Selectable<DocumentsTable>;
 /** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
 export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
-  | 'policy_assets' | 'policy_state_changes' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
+  | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
   | 'branches' | 'departments' | 'staff';

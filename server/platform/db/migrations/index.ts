@@ -17,6 +17,7 @@ import { organisation } from './20261130_015_organisation.js';
 import { staffClients } from './20261130_016_staff_clients.js';
 import { paymentReviews } from './20261201_017_payment_reviews.js';
 import { closureDecisions } from './20261201_019_closure_decisions.js';
+import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_016_staff_clients': staffClients,
   '20261201_017_payment_reviews': paymentReviews,
   '20261201_019_closure_decisions': closureDecisions,
+  '20261201_020_policy_lifecycle': policyLifecycle,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
