@@ -23,8 +23,15 @@ export interface FuzzOptions {
   seed: number;
   /** Requests planned per operation (follow-up checks come on top). */
   perOperation: number;
-  /** Stop sending once Date.now() passes this. */
+  /** Stop sending once Date.now() passes this (but not before the minimums below are sent). */
   deadline?: number;
+  /**
+   * Time for the operation's requests, counted from when its plan is built and its first caller
+   * signed in (neither is the operation's fault): a deadline of its own, used instead of `deadline`.
+   */
+  budgetMs?: number;
+  /** Requests of each kind sent whatever the time (or all the plan has of that kind, if fewer). */
+  minimum?: { conform: number; reject: number };
   knownFailures?: KnownFailure[];
   /** Only this request of the plan (to replay a failure). */
   onlyIndex?: number;
@@ -55,6 +62,10 @@ export interface OperationReport {
   planned: number;
   /** Requests of the plan sent. */
   sent: number;
+  /** Of those, requests that had to be accepted (`conform`) and that had to be refused (`reject`). */
+  sentByKind: { conform: number; reject: number };
+  /** What `minimum` asked of each kind, as far as the plan had them. */
+  required: { conform: number; reject: number };
   /** Follow-up requests sent on top (a GET after a POST or a DELETE). */
   followUps: number;
   /** Statuses of the plan's requests. */
@@ -77,11 +88,22 @@ function newCaller(target: Target, op: Operation): Promise<Client> {
 }
 
 export async function fuzzOperation(target: Target, op: Operation, options: FuzzOptions, ctx: FuzzContext = fuzzContext()): Promise<OperationReport> {
-  const report: OperationReport = { operationId: op.operationId, method: op.method, path: op.path, planned: 0, sent: 0, followUps: 0, statuses: {}, failures: [], known: [], notes: [] };
+  const report: OperationReport = {
+    operationId: op.operationId, method: op.method, path: op.path, planned: 0, sent: 0, sentByKind: { conform: 0, reject: 0 },
+    required: { conform: 0, reject: 0 }, followUps: 0, statuses: {}, failures: [], known: [], notes: [],
+  };
   const planner = new RequestPlanner(ctx.doc, op, ctx.validators, Rng.for(options.seed, op.operationId));
   let plan = planner.plan({ budget: options.perOperation, bodyLimitBytes: target.bodyLimitBytes });
   report.planned = plan.length;
   if (options.onlyIndex !== undefined) plan = plan.filter((r) => r.index === options.onlyIndex);
+  const ofKind = (kind: 'conform' | 'reject') => plan.filter((r) => r.expect === kind).length;
+  report.required = { conform: Math.min(options.minimum?.conform ?? 0, ofKind('conform')), reject: Math.min(options.minimum?.reject ?? 0, ofKind('reject')) };
+  // The most needed kinds first, so a short budget still sends the minimum of each.
+  if (options.minimum) {
+    const firsts = new Set<FuzzRequest>();
+    for (const kind of ['conform', 'reject'] as const) plan.filter((r) => r.expect === kind).slice(0, report.required[kind]).forEach((r) => firsts.add(r));
+    plan = [...plan.filter((r) => firsts.has(r)), ...plan.filter((r) => !firsts.has(r))];
+  }
 
   const factory = new ResourceFactory(ctx, target, options.seed);
   const signedIn = op.security === 'bearer' || op.security === 'staff';
@@ -101,6 +123,7 @@ export async function fuzzOperation(target: Target, op: Operation, options: Fuzz
       report.sent += 1;
       report.statuses[status] = (report.statuses[status] ?? 0) + 1;
     }
+    if (!followUp && (request.expect === 'conform' || request.expect === 'reject')) report.sentByKind[request.expect] += 1;
     if (!problems.length) return;
     const failure: Failure = {
       operationId: checkedOp.operationId,
@@ -125,8 +148,11 @@ export async function fuzzOperation(target: Target, op: Operation, options: Fuzz
     else report.failures.push(failure);
   };
 
+  await currentClient();
+  const deadline = options.budgetMs !== undefined ? Date.now() + options.budgetMs : options.deadline;
+  const minimumSent = () => report.sentByKind.conform >= report.required.conform && report.sentByKind.reject >= report.required.reject;
   for (const request of plan) {
-    if (options.deadline && report.sent > 0 && Date.now() > options.deadline) {
+    if (deadline && report.sent > 0 && minimumSent() && Date.now() > deadline) {
       report.notes.push(`time budget reached after ${report.sent} requests of ${plan.length}`);
       break;
     }

@@ -23,6 +23,8 @@ import { createHarness, EXAMPLES_DAY, type Harness } from '../helpers/harness.js
 const SEED = Number(process.env.FUZZ_SEED ?? 20261120);
 const PER_OPERATION = Number(process.env.FUZZ_PER_OPERATION ?? 60);
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 25);
+/** Every operation gets at least this many requests it must accept and that it must refuse (as far as its plan has them), whatever the time. */
+const MINIMUM = { conform: 3, reject: 3 };
 
 const ctx = fuzzContext();
 const withRequiredBody = ctx.ops.filter((op) => op.requestBody?.required && op.requestBody.contentTypes.includes('application/json'));
@@ -50,12 +52,16 @@ afterAll(async () => { await h.close(); });
 
 describe(`fuzzing every operation of the contract (seed ${SEED}, ${PER_OPERATION} requests each)`, () => {
   it.each(ctx.ops.map((op) => [op.operationId, op] as [string, Operation]))('%s', async (_id, op) => {
-    // The time left is shared by the operations left.
-    const deadline = Date.now() + Math.max(800, (suiteDeadline - Date.now()) / Math.max(1, remaining));
+    // The time left is shared by the operations left; planning and signing in are not counted.
+    const budgetMs = Math.max(800, (suiteDeadline - Date.now()) / Math.max(1, remaining));
     remaining -= 1;
-    const report = await fuzzOperation(target, op, { seed: SEED, perOperation: PER_OPERATION, deadline, knownFailures: KNOWN_FAILURES }, ctx);
+    const report = await fuzzOperation(target, op, { seed: SEED, perOperation: PER_OPERATION, budgetMs, minimum: MINIMUM, knownFailures: KNOWN_FAILURES }, ctx);
     expect(report.failures.map(formatFailure)).toEqual([]);
-    expect(report.sent).toBeGreaterThan(0);
+    expect(report.sentByKind.conform).toBeGreaterThanOrEqual(report.required.conform);
+    expect(report.sentByKind.reject).toBeGreaterThanOrEqual(report.required.reject);
+    // Every operation has requests it must accept and requests it must refuse in its plan.
+    expect(report.required).toEqual({ conform: expect.any(Number), reject: expect.any(Number) });
+    expect(report.required.conform + report.required.reject).toBeGreaterThan(0);
   });
 });
 
