@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import { containsPattern } from '../../platform/filters.js';
+import type { TenantScope } from '../../platform/tenancy.js';
 
 /** A staff member's full name: first, other and last names. */
 export function staffFullName(row: { first_name: string; other_names: string | null; last_name: string }): string {
@@ -22,4 +23,12 @@ export type StaffReference = components['schemas']['StaffReference'];
 /** A staff member as another object names them: who created or sold a policy, who brought a client in. */
 export function staffReference(member: { id: string; first_name: string; other_names: string | null; last_name: string; email: string }): StaffReference {
   return { name: 'staff', id: member.id, fullName: staffFullName(member), email: member.email };
+}
+
+/** The staff members with these ids (repeats and nulls allowed), as references by id, read in one query. */
+export async function staffReferencesById(scope: TenantScope, ids: readonly (string | null)[]): Promise<Map<string, StaffReference>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const staff = await scope.selectFrom('staff').select(['id', 'first_name', 'other_names', 'last_name', 'email']).where('id', 'in', wanted).execute();
+  return new Map(staff.map((member) => [member.id, staffReference(member)]));
 }

@@ -15,6 +15,7 @@ import { companies } from './20261130_013_companies.js';
 import { products } from './20261130_014_products.js';
 import { organisation } from './20261130_015_organisation.js';
 import { staffClients } from './20261130_016_staff_clients.js';
+import { claimDecisions } from './20261201_018_claim_decisions.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '20261130_014_products': products,
   '20261130_015_organisation': organisation,
   '20261130_016_staff_clients': staffClients,
+  '20261201_018_claim_decisions': claimDecisions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
