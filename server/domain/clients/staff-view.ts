@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { staffReference } from '../staff/names.js';
+import { staffReferencesById } from '../staff/names.js';
 import { toClientAccount } from './account.js';
 
 export type StaffClient = components['schemas']['StaffClient'];
@@ -11,11 +11,7 @@ export type StaffClient = components['schemas']['StaffClient'];
  * are credited with it and deactivated it named ({id, fullName, email}), read in one query.
  */
 export async function toStaffClients(scope: TenantScope, rows: ClientRow[], now: Date): Promise<StaffClient[]> {
-  const ids = [...new Set(rows.flatMap((row) => [row.created_by_staff_id, row.originating_staff_id, row.deactivated_by_staff_id])
-    .filter((id): id is string => id !== null))];
-  const staff = ids.length === 0 ? [] : await scope.selectFrom('staff')
-    .select(['id', 'first_name', 'other_names', 'last_name', 'email']).where('id', 'in', ids).execute();
-  const byId = new Map(staff.map((member) => [member.id, staffReference(member)]));
+  const byId = await staffReferencesById(scope, rows.flatMap((row) => [row.created_by_staff_id, row.originating_staff_id, row.deactivated_by_staff_id]));
   const named = (id: string | null) => (id === null ? null : byId.get(id) ?? null);
   return rows.map((row) => {
     const { createdBy: _createdBy, originatingStaff: _originatingStaff, ...profile } = toClientAccount(row, now);
