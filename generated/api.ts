@@ -572,6 +572,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/claims/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a client's claim
+         * @description One claim of a client within the caller's reach, with its policy, supporting documents,
+         *     reviews, settlements and the history of its status and stage (each change with the staff
+         *     member who made it). A claim of a client outside the caller's reach, or of another tenant,
+         *     answers 404 as an unknown id does.
+         *
+         *     **Who may call:** whoever serves clients (`CLIENT_SERVERS`): an agent for the clients it
+         *     brought in; officers and heads of department for their department's clients, branch managers
+         *     their branch's, executive managers the company's.
+         */
+        get: operations["getStaffClaim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/claims/{id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a claim
+         * @description Records a staff member's review of a claim of a client within reach: inspection notes, general
+         *     notes and the amount they would settle for (`adjustedSettlementAmount`), at least one of the
+         *     three, with any supporting documents (the client's own, `POST /client/documents`). A claim can
+         *     be reviewed any number of times while it is `ACTIVE` in stage `REVIEW` (409
+         *     `CLAIM_NOT_IN_REVIEW` otherwise); the newest review that gives an amount is the one settlement
+         *     is held to. Once reviewed, the client can no longer withdraw the claim. Answers the claim, the
+         *     review in its `reviews` with who wrote it.
+         *
+         *     **Who may call:** normal staff only, not agents (an agent does not assess the claims of the
+         *     clients it sold to): officers and heads of department for their department's clients, branch
+         *     managers their branch's, executive managers the company's.
+         *
+         *     **Errors:** 400 for a body that breaks the schema (naming the field) or a document named twice;
+         *     404 for a claim out of reach or a document that is not the client's; 409 `CLAIM_NOT_IN_REVIEW`.
+         */
+        post: operations["reviewClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/claims/{id}/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a claim's stage
+         * @description Moves an `ACTIVE` claim of a client within reach to its next stage, as the claim machine allows:
+         *     from `REVIEW` to `SETTLEMENT` (to be paid) or `REPUDIATION` (to be declined), and from
+         *     `REPUDIATION` to `REJECTED`. `SETTLED` is reached by recording the settlement
+         *     (`POST /staff/claims/{id}/settlements`). The move, who made it, when and `notes` are kept in
+         *     `meta.stageHistory`, and the client is notified.
+         *
+         *     - Moving to `SETTLEMENT` needs a review with an `adjustedSettlementAmount`
+         *       (409 `NO_ADJUSTED_AMOUNT` otherwise).
+         *     - Moving to `REJECTED` ends the claim: it is closed (`status` `ACTIVE` -> `CLOSED`, in
+         *       `meta.statusHistory`) in the same transaction.
+         *
+         *     **Who may call:** heads of department and above (`CLIENT_SUPERVISORS`) over their department's,
+         *     branch's or company's clients: deciding to pay or decline a claim is not the reviewer's alone.
+         *
+         *     **Errors:** 400 naming the field; 404 for a claim out of reach; 409 `INVALID_STATE_TRANSITION`
+         *     (naming both stages) for a move the machine does not allow, `CLAIM_CLOSED` for a closed claim,
+         *     `NO_ADJUSTED_AMOUNT`; 409 `STATE_CHANGED` if the claim moved meanwhile.
+         */
+        post: operations["moveClaimStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/claims/{id}/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a claim
+         * @description Records the payment that settles a claim of a client within reach, in stage `SETTLEMENT` and
+         *     `ACTIVE` (409 `CLAIM_NOT_IN_SETTLEMENT` otherwise). In one transaction: the settlement is
+         *     written, the stage moves `SETTLEMENT` -> `SETTLED` and the status `ACTIVE` -> `CLOSED` (both
+         *     in `meta`, with who and `Settled` notes), and the client is notified.
+         *
+         *     **The limit.** `amount` may not exceed the `adjustedSettlementAmount` of the newest review that
+         *     gives one, less the penalty (`FEE`: `penaltyValue`; `PERCENTAGE`: `penaltyValue` percent of
+         *     the adjusted amount) and less `contributionAmount` when `contributionApplicable`; otherwise
+         *     422 `SETTLEMENT_EXCEEDS_ADJUSTED`, naming the limit. Amounts are in the claim's currency,
+         *     computed in decimals to the cent.
+         *
+         *     **Fields.** `penaltyValue` is required with `penaltyApplicable` (at most 100 for
+         *     `PERCENTAGE`) and refused without it; `contributionAmount` is required when
+         *     `contributionApplicable` is true and refused otherwise. `documents` are the client's own
+         *     (404 for one that is not).
+         *
+         *     **Who may call:** heads of department and above (`CLIENT_SUPERVISORS`) over their department's,
+         *     branch's or company's clients.
+         */
+        post: operations["settleClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/claims/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a claim
+         * @description Closes (`status` `ACTIVE` -> `CLOSED`) a claim of a client within reach whose stage is final,
+         *     `SETTLED` or `REJECTED`, and that is still `ACTIVE`; `notes` say why, kept in
+         *     `meta.statusHistory` with who and when. Settling and rejecting already close the claim, so
+         *     this is for a decided claim left open; a claim still undecided (in `REVIEW`, `SETTLEMENT` or
+         *     `REPUDIATION`) answers 409 `CLAIM_UNDECIDED`, and a closed one 409
+         *     `INVALID_STATE_TRANSITION`. The client is notified.
+         *
+         *     **Who may call:** heads of department and above (`CLIENT_SUPERVISORS`) over their department's,
+         *     branch's or company's clients.
+         */
+        post: operations["closeClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/policy-closures": {
         parameters: {
             query?: never;
@@ -6751,10 +6942,22 @@ export interface components {
              */
             penaltyApplicable: "FEE" | "PERCENTAGE" | null;
             /**
+             * @description The penalty taken off: an amount in the claim's currency (`FEE`) or a percent of the adjusted
+             *     settlement amount (`PERCENTAGE`); null when no penalty was taken off (and on settlements
+             *     recorded before it was kept).
+             * @example 250
+             */
+            penaltyValue: number | null;
+            /**
              * @description Whether the client's contribution (co-payment) was taken off.
              * @example false
              */
             contributionApplicable: boolean;
+            /**
+             * @description The client's contribution taken off, in the claim's currency; null when none was (and on settlements recorded before it was kept).
+             * @example null
+             */
+            contributionAmount: number | null;
             /**
              * @description Who is paid (the client, a garage, a hospital).
              * @example Kofi Mensah
@@ -6773,10 +6976,12 @@ export interface components {
             paymentMethodInfo: string;
             /**
              * Format: uuid
-             * @description The staff member who recorded it.
+             * @description The id of the staff member who recorded it (`createdByStaff` names them).
              * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
              */
             createdBy: string;
+            /** @description The staff member who recorded it. */
+            createdByStaff: components["schemas"]["StaffReference"];
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -6805,10 +7010,12 @@ export interface components {
             adjustedSettlementAmount: number | null;
             /**
              * Format: uuid
-             * @description The staff member who wrote it.
+             * @description The id of the staff member who wrote it (`createdByStaff` names them).
              * @example 6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d
              */
             createdBy: string;
+            /** @description The staff member who wrote it. */
+            createdByStaff: components["schemas"]["StaffReference"];
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -6836,6 +7043,8 @@ export interface components {
              * @example null
              */
             staff: string | null;
+            /** @description The staff member who made the change (`staff` is their id); null when the client or the system did. */
+            staffMember: components["schemas"]["StaffReference"] | null;
             /**
              * Format: date-time
              * @example 2026-12-03T10:15:00.000Z
@@ -6938,6 +7147,110 @@ export interface components {
         /** @description One page of the client's claims, newest first. */
         ClaimPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Claim"][];
+        };
+        /** @description One claim. */
+        ClaimResponse: components["schemas"]["ApiResponse"] & {
+            data?: components["schemas"]["Claim"];
+        };
+        /**
+         * @description A staff member's assessment of a claim: what the inspection found, other notes, and what they
+         *     would settle for. At least one of `inspectionNotes`, `generalNotes` and
+         *     `adjustedSettlementAmount` is required.
+         */
+        ClaimReviewCreate: {
+            /** @example Rear bumper and boot lid damaged; chassis sound. */
+            inspectionNotes?: string;
+            /** @example Police report matches the client's account. */
+            generalNotes?: string;
+            /**
+             * @description What the reviewer would settle for, in the claim's currency. The newest review that gives one
+             *     caps the settlement (`POST /staff/claims/{id}/settlements`), and a claim moves to
+             *     `SETTLEMENT` only once a review gives one.
+             * @example 4200
+             */
+            adjustedSettlementAmount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description Ids of the client's own documents (`POST /client/documents`) that support the review, each once.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            documents?: string[];
+        } & (unknown | unknown | unknown);
+        /** @description Where to move a claim's stage, and why (kept in `meta.stageHistory`). */
+        ClaimStageMove: {
+            /**
+             * @description The stage to move to: `SETTLEMENT` or `REPUDIATION` from `REVIEW`, `REJECTED` from
+             *     `REPUDIATION`. `SETTLED` is reached by recording the settlement (`POST /staff/claims/{id}/settlements`).
+             * @example SETTLEMENT
+             * @enum {string}
+             */
+            stage: "SETTLEMENT" | "REPUDIATION" | "REJECTED";
+            /** @example Assessment agreed with the insurer; proceed to settlement. */
+            notes: string;
+        };
+        /**
+         * @description The payment a claim is settled with. `amount` may not exceed the adjusted settlement amount of
+         *     the newest review that gives one, less the penalty (`FEE`: `penaltyValue` itself; `PERCENTAGE`:
+         *     `penaltyValue` percent of the adjusted amount) and less `contributionAmount` when
+         *     `contributionApplicable`.
+         */
+        ClaimSettlementCreate: {
+            /**
+             * @description What is paid, in the claim's currency.
+             * @example 3900
+             */
+            amount: components["schemas"]["MoneyValue"];
+            /**
+             * @description How a penalty (an excess, a late-notification deduction) is taken off, if one is; `penaltyValue` is then required.
+             * @example FEE
+             * @enum {string}
+             */
+            penaltyApplicable?: "FEE" | "PERCENTAGE";
+            /**
+             * @description The penalty, an amount in the claim's currency (`FEE`) or a percent of the adjusted amount, at most 100 (`PERCENTAGE`). Only with `penaltyApplicable`.
+             * @example 300
+             */
+            penaltyValue?: number;
+            /**
+             * @description Whether the client's contribution (co-payment) is taken off; `contributionAmount` is then required.
+             * @default false
+             * @example false
+             */
+            contributionApplicable: boolean;
+            /**
+             * @description The client's contribution, in the claim's currency. Only with `contributionApplicable` true.
+             * @example 150
+             */
+            contributionAmount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description Who is paid (the client, a garage, a hospital).
+             * @example Kofi Mensah
+             */
+            recipient: string;
+            /**
+             * Format: date
+             * @example 2026-12-20
+             */
+            paymentDate: string;
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description The account paid into: a wallet number, a bank account, a cheque number.
+             * @example MTN MoMo 0244123456
+             */
+            paymentMethodInfo: string;
+            /**
+             * @description Ids of the client's own documents (`POST /client/documents`) that support the settlement (a discharge voucher, a receipt), each once.
+             * @example [
+             *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+             *     ]
+             */
+            documents?: string[];
+        } & (unknown & unknown & unknown);
+        /** @description Why the claim is closed (kept in `meta.statusHistory`). */
+        ClaimCloseRequest: {
+            /** @example File complete; discharge voucher received. */
+            notes: string;
         };
         /**
          * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
@@ -9008,10 +9321,6 @@ export interface components {
          *     `oneOf`.
          */
         ClaimCreateRequest: components["schemas"]["ClaimCreate"] | components["schemas"]["MicroInsuranceClaimCreate"];
-        /** @description One claim. */
-        ClaimResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Claim"];
-        };
         /**
          * ExternalInvoice
          * @description What someone paying an invoice needs, and no more: no client contact details, no policy
@@ -9758,6 +10067,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No claim with this id is within the caller's reach (a claim of a client outside it, or of another tenant, answers this too). */
+        StaffClaimNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No closure request with this id among those of the clients within the caller's reach (another company's request answers this too). */
         StaffPolicyClosureNotFound: {
             headers: {
@@ -10182,6 +10500,11 @@ export interface components {
          */
         ClaimStageQuery: components["schemas"]["ClaimStage"];
         /**
+         * @description The claim's id.
+         * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+         */
+        ClaimId: string;
+        /**
          * @description Only requests with this status.
          * @example PENDING_REVIEW
          */
@@ -10339,11 +10662,6 @@ export interface components {
         PolicyClientIdQuery: string;
         /** @description Claims of this client. A client sees only its own, so another id matches nothing. */
         ClaimClientIdQuery: string;
-        /**
-         * @description The claim's id.
-         * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
-         */
-        ClaimId: string;
         /**
          * @description A client sees only its own payments; any other client's id matches nothing.
          * @example 0d4f6a8b-1c2e-4f3a-9b5d-7e8f9a0b1c2d
@@ -11383,6 +11701,230 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClaimNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    reviewClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimReviewCreate"];
+            };
+        };
+        responses: {
+            /** @description The review is recorded; the claim as it now is. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClaimNotFound"];
+            /** @description The claim is past `REVIEW` or closed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    moveClaimStage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimStageMove"];
+            };
+        };
+        responses: {
+            /** @description The claim, moved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClaimNotFound"];
+            /** @description The machine does not allow the move, the claim is closed, or no review gives an adjusted amount. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    settleClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimSettlementCreate"];
+            };
+        };
+        responses: {
+            /** @description The claim, settled and closed, with the settlement. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClaimNotFound"];
+            /** @description The claim is not `ACTIVE` in `SETTLEMENT`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The amount is over the adjusted settlement amount net of penalty and contribution; `message` gives the limit. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    closeClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The claim's id.
+                 * @example 8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b
+                 */
+                id: components["parameters"]["ClaimId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimCloseRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClaimNotFound"];
+            /** @description The claim is undecided, or already closed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

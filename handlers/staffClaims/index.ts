@@ -1,3 +1,8 @@
+import { closeClaim } from './closeClaim.js';
+import { getStaffClaim } from './getStaffClaim.js';
 import { listStaffClaims } from './listStaffClaims.js';
+import { moveClaimStage } from './moveClaimStage.js';
+import { reviewClaim } from './reviewClaim.js';
+import { settleClaim } from './settleClaim.js';
 
-export const staffClaimHandlers = { listStaffClaims };
+export const staffClaimHandlers = { listStaffClaims, getStaffClaim, reviewClaim, moveClaimStage, settleClaim, closeClaim };

@@ -1,13 +1,16 @@
 import { sql } from 'kysely';
 import type { PolicyState } from '../../server/platform/db/schema.js';
 import { ApiError } from '../../server/platform/errors.js';
-import { settlePayment } from '../../server/domain/money/payments.js';
 import { CLAIM_STAGES, CLAIM_STATUSES } from '../../server/domain/states/claim.js';
 import { assertTransition, canTransition, type Machine, type Mover } from '../../server/domain/states/machine.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
 import { auth, type Caller, castOfClients, individualBody, onlineProductId, signUp } from '../helpers/clients.js';
+import {
+  activePolicy as activePolicyOf, backdate, homePolicy as homePolicyOf, serverDay, standardClaim as standardClaimOf, type TestPolicy,
+} from '../helpers/claims.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { file, multipart, PDF } from '../helpers/multipart.js';
+import { sandboxStaff } from '../helpers/staff.js';
 
 let h: Harness;
 let token: string;
@@ -18,7 +21,7 @@ let productId: string;
 let microProductId: string;
 
 /** A day relative to the server's clock, `YYYY-MM-DD`. */
-const day = (offset = 0) => new Date(h.clock.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset = 0) => serverDay(h, offset);
 
 beforeAll(async () => {
   h = await createHarness();
@@ -40,53 +43,16 @@ const get = (id: string, as: Caller = token) => h.call({ method: 'GET', url: `${
 const list = (query = '', as: Caller = token) => h.call({ method: 'GET', url: `${base}${query}`, ...auth(as) });
 const withdraw = (id: string, as: Caller = token) => h.call({ method: 'DELETE', url: `${base}/${id}`, ...auth(as) });
 
-interface TestPolicy { id: string; policyNo: string; assetIds: string[]; startDate: string; endDate: string }
-
-/**
- * A home policy of the client's with two houses, paid in full (which makes it ACTIVE), its term
- * then moved 30 days back as if a month had passed, so losses can fall inside cover.
- */
-async function activePolicy(as = token): Promise<TestPolicy> {
-  const policy = await homePolicy(as);
-  const paid = await h.call({ method: 'POST', url: '/api/v1/client/transactions', token: as,
-    payload: { invoiceId: policy.invoice.id, paymentMethod: 'CASH', amount: policy.invoice.amount } });
-  expect(paid.statusCode).toBe(201);
-  await h.db.transaction().execute((trx) => settlePayment({ notifier: { send: async () => undefined } as never },
-    new TenantScope(trx, h.tenantId), paid.json().data.id, 'APPROVED', { by: 'staff', id: null }, h.clock.now()));
-  const state = await h.db.selectFrom('policies').select('state').where('id', '=', policy.id).executeTakeFirstOrThrow();
-  expect(state.state).toBe('ACTIVE');
-  return backdate(policy, 30);
-}
-
-async function homePolicy(as = token) {
-  const res = await h.call({ method: 'POST', url: '/api/v1/client/policies', token: as, payload: {
-    policyType: 'HOME', currency: 'GHS', startDate: day(0), endDate: day(364), productId, businessType: 'NEW_BUSINESS',
-    assets: [
-      { sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' },
-      { sumInsured: 250000, usage: 'PRIVATE', location: 'Plot 7, Prempeh II Street, Adum, Kumasi' },
-    ],
-  } });
-  expect(res.statusCode).toBe(201);
-  return res.json().data;
-}
-
-async function backdate(policy: { id: string; policyNo: string; assets: Array<{ id: string }> }, days: number): Promise<TestPolicy> {
-  const [startDate, endDate] = [day(-days), day(364 - days)];
-  await h.db.updateTable('policies').set({ start_date: startDate, end_date: endDate }).where('id', '=', policy.id).execute();
-  return { id: policy.id, policyNo: policy.policyNo, assetIds: policy.assets.map((a) => a.id), startDate, endDate };
-}
-
+const activePolicy = (as = token) => activePolicyOf(h, as, productId);
+const homePolicy = (as = token) => homePolicyOf(h, as, productId);
 /** A policy put in `state` the way staff and jobs will (they come later), its term 30 days old. */
 async function policyIn(state: PolicyState, product = productId): Promise<TestPolicy> {
-  const policy = await backdate(await homePolicy(), 30);
+  const policy = await backdate(h, await homePolicy(), 30);
   await h.db.updateTable('policies').set({ state, product_id: product }).where('id', '=', policy.id).execute();
   return policy;
 }
 
-const standardClaim = (policy: TestPolicy, extra: Record<string, unknown> = {}) => ({
-  policyId: policy.id, dateOfLoss: day(-2), dateOfNotification: day(-1), incidentLocation: 'House No. 14, Nii Ashie Street, East Legon',
-  description: 'A burst pipe flooded the ground floor.', lossCategory: 'MEDICALS', estimatedLossAmount: 4850.75, assets: [policy.assetIds[0]], ...extra,
-});
+const standardClaim = (policy: TestPolicy, extra: Record<string, unknown> = {}) => standardClaimOf(h, policy, extra);
 const microClaim = (policy: TestPolicy, extra: Record<string, unknown> = {}) => ({
   policyId: policy.id, claimType: 'PARTIAL_WITHDRAWAL', estimatedLossAmount: 350, description: 'School fees for the new term', ...extra,
 });
@@ -173,7 +139,7 @@ describe('POST /client/claims', () => {
       documentIds: [documentId], documents: [{ id: documentId, name: 'police-report.pdf', contentType: 'application/pdf' }],
       settlements: [], reviews: [],
     });
-    const first = { from: null, notes: 'Claim submitted by the client', staff: null, createdAt: claim.createdAt };
+    const first = { from: null, notes: 'Claim submitted by the client', staff: null, staffMember: null, createdAt: claim.createdAt };
     expect(claim.meta).toEqual({ statusHistory: [{ ...first, to: 'ACTIVE' }], stageHistory: [{ ...first, to: 'REVIEW' }] });
     const note = await h.db.selectFrom('notifications').select(['title', 'entity']).where('client_id', '=', clientId)
       .orderBy('created_at', 'desc').executeTakeFirstOrThrow();
@@ -337,9 +303,9 @@ describe('GET /client/claims/{id}', () => {
   it("shows staff's reviews and settlements with their documents, and every recorded change of status and stage", async () => {
     const claim = await created(standardClaim(await activePolicy()));
     const documentId = await uploadPdf();
-    const staffId = '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d';
+    const { id: staffId, email } = sandboxStaff('head.claims');
     const scope = new TenantScope(h.db, h.tenantId);
-    // What the staff API will write: a review, a settlement, and the stage moves they bring.
+    // What the staff API writes: a review, a settlement, and the stage moves they bring.
     await scope.insertInto('claim_reviews', { claim_id: claim.id, inspection_notes: 'Ceiling and floor damaged', general_notes: null,
       adjusted_settlement_amount: '4200.10', created_by_staff_id: staffId, document_ids: JSON.stringify([documentId]) }).execute();
     await scope.insertInto('claim_settlements', { claim_id: claim.id, amount: '4200.10', penalty_applicable: 'FEE', recipient: 'Kofi Mensah',
@@ -348,9 +314,10 @@ describe('GET /client/claims/{id}', () => {
       actor_kind: 'staff', actor_id: staffId, notes: 'Assessed', created_at: new Date(Date.parse(claim.createdAt) + 1000) }).execute();
     const shown = (await get(claim.id)).json().data;
     expect(shown.reviews).toEqual([{ id: expect.any(String), inspectionNotes: 'Ceiling and floor damaged', generalNotes: null,
-      adjustedSettlementAmount: 4200.1, createdBy: staffId, documents: [expect.objectContaining({ id: documentId })], createdAt: expect.any(String) }]);
-    expect(shown.settlements).toEqual([{ id: expect.any(String), amount: 4200.1, penaltyApplicable: 'FEE', contributionApplicable: false,
-      recipient: 'Kofi Mensah', paymentDate: day(0), paymentMethod: 'MOBILE_MONEY', paymentMethodInfo: 'MTN MoMo 0244123456', createdBy: staffId,
+      adjustedSettlementAmount: 4200.1, createdBy: staffId, createdByStaff: { name: 'staff', id: staffId, fullName: expect.any(String), email }, documents: [expect.objectContaining({ id: documentId })], createdAt: expect.any(String) }]);
+    expect(shown.settlements).toEqual([{ id: expect.any(String), amount: 4200.1, penaltyApplicable: 'FEE', penaltyValue: null, contributionApplicable: false,
+      contributionAmount: null, recipient: 'Kofi Mensah', paymentDate: day(0), paymentMethod: 'MOBILE_MONEY', paymentMethodInfo: 'MTN MoMo 0244123456',
+      createdBy: staffId, createdByStaff: expect.objectContaining({ id: staffId, email }),
       documents: [], createdAt: expect.any(String) }]);
     expect(shown.meta.stageHistory.map((c: { from: string | null; to: string; staff: string | null }) => [c.from, c.to, c.staff]))
       .toEqual([[null, 'REVIEW', null], ['REVIEW', 'SETTLEMENT', staffId]]);

@@ -3,7 +3,7 @@ import { newestFirstPage } from '../../platform/export/listing.js';
 import type { StaffActor } from '../../platform/context.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { staffNamed } from '../staff/names.js';
-import { clientInReach } from '../staff/reach.js';
+import { claimsInReach } from './handling.js';
 import { claimColumns, claimQuery, companyClaims, toClaims } from './view.js';
 
 type ClaimListQuery = NonNullable<operations['listClaims']['parameters']['query']>;
@@ -30,7 +30,7 @@ export function claimPage(scope: TenantScope, clientId: string, query: ClaimList
 
 /** One page of the claims of the clients within a staff member's reach, newest first, filtered (by the staff member credited with the policy too). */
 export function staffClaimPage(scope: TenantScope, actor: StaffActor, query: StaffClaimListQuery) {
-  const matching = filterClaims(companyClaims(scope).where(clientInReach('claims.client_id', actor)), query)
+  const matching = filterClaims(claimsInReach(scope, actor), query)
     .$if(query.staffId !== undefined, (qb) => qb.where('policy.originating_staff_id', '=', query.staffId!))
     .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policy.originating_staff_id', query.staffName!)));
   return pageOf(scope, matching, query);

@@ -5,6 +5,7 @@ import { toCents } from '../money/billing.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { toDocument, type Document } from '../documents/view.js';
 import { ownRow } from '../../platform/ownership.js';
+import { staffReferences, type StaffReference } from '../staff/names.js';
 
 export type Claim = components['schemas']['Claim'];
 export type ClaimSummary = components['schemas']['ClaimSummary'];
@@ -22,7 +23,7 @@ export function companyClaims(scope: TenantScope) {
 export const claimQuery = (scope: TenantScope, clientId: string) => companyClaims(scope).where('claims.client_id', '=', clientId);
 
 export const claimColumns = [
-  'claims.id', 'claims.claim_no', 'claims.status', 'claims.stage', 'claims.policy_id', 'claims.claim_type', 'claims.date_of_loss',
+  'claims.id', 'claims.claim_no', 'claims.client_id', 'claims.status', 'claims.stage', 'claims.policy_id', 'claims.claim_type', 'claims.date_of_loss',
   'claims.date_of_notification', 'claims.incident_location', 'claims.description', 'claims.loss_category', 'claims.estimated_loss_amount',
   'claims.currency', 'claims.exchange_rate', 'claims.created_at', 'claims.updated_at',
   'policy.policy_no', 'policy.policy_type', 'policy.state as policy_state', 'policy.currency as policy_currency',
@@ -83,6 +84,12 @@ export async function toClaims(scope: TenantScope, rows: ClaimRow[], { withDocum
     ...(withDocuments ? documentLinks.map((link) => link.document_id) : []),
     ...reviews.flatMap((review) => review.document_ids), ...settlements.flatMap((settlement) => settlement.document_ids),
   ]);
+  const staff = await staffReferences(scope, [
+    ...reviews.map((review) => review.created_by_staff_id), ...settlements.map((settlement) => settlement.created_by_staff_id),
+    ...changes.map((change) => (change.actor_kind === 'staff' ? change.actor_id : null)),
+  ]);
+  // A reference for every staff id a claim names (staff rows are never deleted; an unknown id still shows, unnamed).
+  const staffNamed = (id: string): StaffReference => staff.get(id) ?? { name: 'staff', id, fullName: '', email: '' };
   const [assetsOf, lossesOf, linksOf, reviewsOf, settlementsOf, changesOf] = [assets, losses, documentLinks, reviews, settlements, changes]
     .map((list) => byClaim(ids, list as { claim_id: string }[])) as [
       Map<string, typeof assets>, Map<string, typeof losses>, Map<string, typeof documentLinks>, Map<string, typeof reviews>,
@@ -92,7 +99,9 @@ export async function toClaims(scope: TenantScope, rows: ClaimRow[], { withDocum
     .filter((change) => change.field === field)
     .map((change) => ({
       from: change.from_state, to: change.to_state, notes: change.notes,
-      staff: change.actor_kind === 'staff' ? change.actor_id : null, createdAt: iso(change.created_at),
+      staff: change.actor_kind === 'staff' ? change.actor_id : null,
+      staffMember: change.actor_kind === 'staff' && change.actor_id !== null ? staffNamed(change.actor_id) : null,
+      createdAt: iso(change.created_at),
     }));
 
   return rows.map((row) => {
@@ -124,12 +133,15 @@ export async function toClaims(scope: TenantScope, rows: ClaimRow[], { withDocum
       reviews: reviewsOf.get(row.id)!.map((review) => ({
         id: review.id, inspectionNotes: review.inspection_notes, generalNotes: review.general_notes,
         adjustedSettlementAmount: numberOrNull(review.adjusted_settlement_amount), createdBy: review.created_by_staff_id,
+        createdByStaff: staffNamed(review.created_by_staff_id),
         documents: pick(documents, review.document_ids), createdAt: iso(review.created_at),
       })),
       settlements: settlementsOf.get(row.id)!.map((settlement) => ({
         id: settlement.id, amount: Number(settlement.amount), penaltyApplicable: settlement.penalty_applicable,
-        contributionApplicable: settlement.contribution_applicable, recipient: settlement.recipient, paymentDate: settlement.payment_date,
+        penaltyValue: numberOrNull(settlement.penalty_value), contributionApplicable: settlement.contribution_applicable,
+        contributionAmount: numberOrNull(settlement.contribution_amount), recipient: settlement.recipient, paymentDate: settlement.payment_date,
         paymentMethod: settlement.payment_method, paymentMethodInfo: settlement.payment_method_info, createdBy: settlement.created_by_staff_id,
+        createdByStaff: staffNamed(settlement.created_by_staff_id),
         documents: pick(documents, settlement.document_ids), createdAt: iso(settlement.created_at),
       })),
       meta: { statusHistory: history(row.id, 'status'), stageHistory: history(row.id, 'stage') },

@@ -40,6 +40,13 @@ export const CLIENT_KEEPERS = [...staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_D
 /** Heads of department and above, each over their department, branch or company. */
 export const CLIENT_SUPERVISORS = staff({ HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' });
 
+/**
+ * Who assesses claims: normal staff only, officers and heads of department over their department's
+ * clients, branch managers their branch's, executive managers the company's. Never agents: an agent
+ * does not assess the claims of the clients it sold to.
+ */
+export const CLAIM_ASSESSORS = staff({ LEVEL_OFFICER: 'DEPARTMENT', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' });
+
 /** Executive managers alone, over the whole company. */
 export const EXECUTIVES_ONLY = staff({ EXECUTIVE_MANAGER: 'TENANT' });
 /** Managers of the organisation: a branch manager their branch, an executive manager the company. */
@@ -108,6 +115,11 @@ export const PERMISSIONS: Record<string, Permission> = {
     reason: 'Underwriting, holding a policy for payment, declining, releasing it and archiving it are decisions on the company\'s risk: heads of department for their department\'s clients, branch managers for their branch\'s, executive managers for the company\'s; officers and agents serve and sell but do not decide.',
   },
   listStaffPolicyHistory: { grants: CLIENT_SERVERS, reason: `${SERVING} A policy's history, who moved it when and why, is part of serving it.` },
+  getStaffClaim: { grants: CLIENT_SERVERS, reason: SERVING },
+  reviewClaim: { grants: CLAIM_ASSESSORS, reason: 'Assessing a claim is the work of normal staff, over their department\'s, branch\'s or company\'s clients; never an agent, who does not assess the claims of the clients it sold to.' },
+  moveClaimStage: { grants: CLIENT_SUPERVISORS, reason: 'Deciding to pay or decline a claim is not the reviewer\'s alone: heads of department and above move it to settlement or repudiation.' },
+  settleClaim: { grants: CLIENT_SUPERVISORS, reason: 'Paying a claim out commits the company\'s money: heads of department and above record the settlement, within the reviewed amount.' },
+  closeClaim: { grants: CLIENT_SUPERVISORS, reason: 'Closing a decided claim is for whoever decides claims: heads of department and above.' },
 
   // The staff member's own inbox.
   listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },

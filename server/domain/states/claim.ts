@@ -1,6 +1,8 @@
 import type { ClaimStage, ClaimStatus } from '../../platform/db/schema.js';
+import { conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import type { Machine } from './machine.js';
+import { assertTransition, type Machine } from './machine.js';
+import type { StateActor } from './policy.js';
 
 /**
  * Claim status (DESIGN.md section 4): open until staff close it. Closing is staff's decision once
@@ -34,4 +36,29 @@ export async function recordInitialClaimState(scope: TenantScope, claimId: strin
     { ...first, field: 'status', to_state: INITIAL_CLAIM_STATUS },
     { ...first, field: 'stage', to_state: INITIAL_CLAIM_STAGE },
   ]).execute();
+}
+
+/** A claim as a move reads it: its number (for messages) and the status and stage it was read in. */
+export interface ClaimState { id: string; claimNo: string; status: ClaimStatus; stage: ClaimStage }
+/** A move of one of a claim's two fields, each by its own machine. */
+export type ClaimMove = { field: 'status'; to: ClaimStatus } | { field: 'stage'; to: ClaimStage };
+
+/**
+ * Moves a claim's status or stage if its machine allows it for this actor, and records the change
+ * (field, from, to, who, notes, when); the update only applies if the field still holds what the
+ * caller read (two racing moves cannot both win). Run it inside the caller's transaction, and
+ * answers the claim as moved so a second move can follow.
+ */
+export async function moveClaim(scope: TenantScope, claim: ClaimState, move: ClaimMove, actor: StateActor, at: Date,
+  notes: string | null = null): Promise<ClaimState> {
+  const from = claim[move.field];
+  const machine = (move.field === 'status' ? CLAIM_STATUSES : CLAIM_STAGES) as Machine<string>;
+  assertTransition(machine, `Claim ${claim.claimNo} ${move.field}`, from, move.to, actor.by);
+  const moved = await scope.updateTable('claims').set({ [move.field]: move.to, updated_at: at })
+    .where('id', '=', claim.id).where(move.field, '=', from).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw conflict(`Claim ${claim.claimNo} changed ${move.field} meanwhile; read it again and retry`, 'STATE_CHANGED');
+  await scope.insertInto('claim_state_changes', {
+    claim_id: claim.id, field: move.field, from_state: from, to_state: move.to, actor_kind: actor.by, actor_id: actor.id, notes, created_at: at,
+  }).execute();
+  return { ...claim, [move.field]: move.to };
 }

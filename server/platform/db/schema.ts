@@ -614,7 +614,11 @@ export interface ClaimSettlementsTable {
   claim_id: string;
   amount: Numeric;
   penalty_applicable: 'FEE' | 'PERCENTAGE' | null;
+  /** The penalty: an amount for a FEE, a percent of the adjusted amount for a PERCENTAGE (migration 018; null on older rows). */
+  penalty_value: NullableNumeric;
   contribution_applicable: Generated<boolean>;
+  /** The client's contribution taken off, when `contribution_applicable` (migration 018; null on older rows). */
+  contribution_amount: NullableNumeric;
   recipient: string;
   payment_date: PlainDate;
   payment_method: PaymentMethod;

@@ -18,6 +18,7 @@ import { staffClients } from './20261130_016_staff_clients.js';
 import { paymentReviews } from './20261201_017_payment_reviews.js';
 import { closureDecisions } from './20261201_019_closure_decisions.js';
 import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
+import { claimDecisions } from './20261201_018_claim_decisions.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_017_payment_reviews': paymentReviews,
   '20261201_019_closure_decisions': closureDecisions,
   '20261201_020_policy_lifecycle': policyLifecycle,
+  '20261201_018_claim_decisions': claimDecisions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
