@@ -85,3 +85,17 @@ export async function codeSentTo(h: Harness, recipient: string, template = 'pass
   expect(message?.template).toBe(template);
   return /code is (\d{6})/.exec(message!.body)![1];
 }
+
+/** The client buys a home policy (one house) of the tenant's ONLINE home product, starting in `startDays`: PROCESSING, with its invoice. */
+export async function buyHomePolicy(h: Harness, token: string, productId: string, startDays = 10) {
+  const res = await h.call({
+    method: 'POST', url: '/api/v1/client/policies', token, payload: {
+      policyType: 'HOME', currency: 'GHS', startDate: plusDays(startDays), endDate: plusDays(startDays + 364), productId, businessType: 'NEW_BUSINESS',
+      assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' }],
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`policy not created: ${res.statusCode} ${res.body}`);
+  const policy = res.json().data;
+  return { id: policy.id as string, policyNo: policy.policyNo as string, invoiceId: policy.invoice.id as string,
+    invoiceNo: policy.invoice.invoiceNo as string, amount: policy.invoice.amount as number };
+}

@@ -5,7 +5,7 @@ import { settlePayment } from '../../server/domain/money/payments.js';
 import { issueReceipt } from '../../server/domain/money/receipts/number.js';
 import { amountInWords, money } from '../../server/domain/money/receipts/render.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
-import { individualBody, onlineProductId, plusDays, signUp } from '../helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp, buyHomePolicy } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -27,17 +27,7 @@ beforeAll(async () => {
 afterAll(async () => { await h.close(); });
 
 /** A new home policy of the client's, with its invoice. */
-async function invoiced() {
-  const res = await h.call({
-    method: 'POST', url: '/api/v1/client/policies', token, payload: {
-      policyType: 'HOME', currency: 'GHS', startDate: plusDays(10), endDate: plusDays(374), productId, businessType: 'NEW_BUSINESS',
-      assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' }],
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  const policy = res.json().data;
-  return { policyNo: policy.policyNo as string, invoiceId: policy.invoice.id as string, invoiceNo: policy.invoice.invoiceNo as string, amount: policy.invoice.amount as number };
-}
+const invoiced = () => buyHomePolicy(h, token, productId);
 
 async function pay(body: Record<string, unknown>): Promise<{ id: string; transactionNo: string }> {
   const res = await h.call({ method: 'POST', url: '/api/v1/client/transactions', token, payload: body });

@@ -1,7 +1,7 @@
 import { settlePayment } from '../../server/domain/money/payments.js';
 import type { PolicyState } from '../../server/platform/db/schema.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
-import { individualBody, onlineProductId, plusDays, signUp } from '../helpers/clients.js';
+import { individualBody, onlineProductId, plusDays, signUp, buyHomePolicy } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { staffSession } from '../helpers/staff.js';
 
@@ -56,17 +56,7 @@ const approve = (caller: Caller, id: string, body?: object) => h.call({ method: 
 const reject = (caller: Caller, id: string, body: object) => h.call({ method: 'POST', url: `${base}/${id}/reject`, ...as(caller), payload: body });
 
 /** A home policy of the client's, PROCESSING with its invoice. */
-async function invoiced(token: string) {
-  const res = await h.call({
-    method: 'POST', url: '/api/v1/client/policies', token, payload: {
-      policyType: 'HOME', currency: 'GHS', startDate: plusDays(10), endDate: plusDays(374), productId, businessType: 'NEW_BUSINESS',
-      assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' }],
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  const policy = res.json().data;
-  return { id: policy.id as string, policyNo: policy.policyNo as string, invoiceId: policy.invoice.id as string, invoiceNo: policy.invoice.invoiceNo as string };
-}
+const invoiced = (token: string) => buyHomePolicy(h, token, productId);
 /** Puts a policy in a state the way payments, jobs and staff will (they are other pieces' work). */
 const putIn = (policyId: string, state: PolicyState) => h.db.updateTable('policies').set({ state }).where('id', '=', policyId).execute();
 
