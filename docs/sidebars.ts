@@ -109,6 +109,7 @@ const docs: Item[] = [
   'intro',
   'authentication',
   'staff-permissions',
+  'state-machines',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),
 ];

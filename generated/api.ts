@@ -6337,7 +6337,7 @@ export interface components {
          */
         PaymentMethod: "ONLINE" | "MOBILE_MONEY" | "CASH" | "CHEQUE" | "BANK_TRANSFER" | "UNSPECIFIED";
         /**
-         * @description Where a payment is (DESIGN.md section 4). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
+         * @description Where a payment is (docs/docs/state-machines.md). `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`:
          *     `PENDING_APPROVAL` -> `APPROVED` or `REJECTED` (staff). `MOBILE_MONEY`: `PENDING_VERIFICATION` ->
          *     `VERIFIED` or `ERROR` (the provider's callback). `ONLINE`: `PENDING_PAYMENT` -> `APPROVED`,
          *     `CANCELLED` or `ERROR` (the provider's signed webhook). Only `APPROVED` and `VERIFIED` money pays

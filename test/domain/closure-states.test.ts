@@ -6,7 +6,7 @@ import type { PolicyClosureStatus } from '../../server/platform/db/schema.js';
 const states = Object.keys(CLOSURE_STATES) as PolicyClosureStatus[];
 const movers: Mover[] = ['client', 'staff', 'system', 'provider'];
 
-/** DESIGN.md section 4: staff decide a request under review, once; nobody else moves it. */
+/** docs/docs/state-machines.md: staff decide a request under review, once; nobody else moves it. */
 const ALLOWED: Array<[PolicyClosureStatus, PolicyClosureStatus, Mover]> = [
   ['PENDING_REVIEW', 'APPROVED', 'staff'], ['PENDING_REVIEW', 'REJECTED', 'staff'],
 ];

@@ -8,7 +8,7 @@ const states = Object.keys(POLICY_STATES) as PolicyState[];
 const movers: Mover[] = ['client', 'staff', 'system'];
 
 /**
- * DESIGN.md section 4, edge by edge, by state: every edge the machine allows, and so, by omission,
+ * docs/docs/state-machines.md, edge by edge, by state: every edge the machine allows, and so, by omission,
  * every one it forbids. The machine must equal this table exactly: an edge added to or dropped
  * from either fails the test until both agree.
  */

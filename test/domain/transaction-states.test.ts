@@ -6,7 +6,7 @@ import type { TransactionStatus } from '../../server/platform/db/schema.js';
 const states = Object.keys(TRANSACTION_STATES) as TransactionStatus[];
 const movers: Mover[] = ['client', 'staff', 'system', 'provider'];
 
-/** DESIGN.md section 4, edge by edge: what the payment machine must allow (and so, by omission, forbid). */
+/** docs/docs/state-machines.md, edge by edge: what the payment machine must allow (and so, by omission, forbid). */
 const ALLOWED: Array<[TransactionStatus, TransactionStatus, Mover]> = [
   ['PENDING_APPROVAL', 'APPROVED', 'staff'], ['PENDING_APPROVAL', 'REJECTED', 'staff'],
   ['PENDING_VERIFICATION', 'VERIFIED', 'provider'], ['PENDING_VERIFICATION', 'ERROR', 'provider'], ['PENDING_VERIFICATION', 'ERROR', 'system'],

@@ -18,7 +18,7 @@ type StageMove = components['schemas']['ClaimStageMove'];
 type SettlementBody = components['schemas']['ClaimSettlementCreate'];
 
 /**
- * Staff's handling of claims (DESIGN.md section 4): reviews while in REVIEW, the decision to settle
+ * Staff's handling of claims (docs/docs/state-machines.md): reviews while in REVIEW, the decision to settle
  * or repudiate, the settlement that pays and closes the claim, and closing a decided claim. Every
  * change of stage or status goes through `moveClaim` (states/claim.ts), recorded with the staff
  * member, and each runs in one transaction under the claim's row lock.

@@ -3,7 +3,7 @@ import type { DirectDebitFrequency, PolicyState } from '../../platform/db/schema
 import type { TenantScope } from '../../platform/tenancy.js';
 
 /**
- * Direct debit mandates (DESIGN.md section 4): a client asks for its policy's invoice to be paid
+ * Direct debit mandates (docs/docs/state-machines.md): a client asks for its policy's invoice to be paid
  * by mobile money in instalments; on each due date the due-debit job (server/domain/money/due-debits.ts)
  * raises a MOBILE_MONEY payment against the invoice, as POST /client/transactions would.
  */

@@ -155,8 +155,8 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
 
 /**
  * The policies an invoice bills, paid in full: each one still `PROCESSING` (or `AWAITING_DEBIT`,
- * paid under a direct debit) becomes `ACTIVE`, or `INACTIVE` until its start date (DESIGN.md
- * section 4). Policies staff hold elsewhere stay put.
+ * paid under a direct debit) becomes `ACTIVE`, or `INACTIVE` until its start date (docs/docs/state-machines.md).
+ * Policies staff hold elsewhere stay put.
  */
 export async function activatePaidPolicies(scope: TenantScope, invoiceId: string, at: Date) {
   const today = at.toISOString().slice(0, 10);

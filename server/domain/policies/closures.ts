@@ -106,7 +106,7 @@ export function toPolicyClosure(row: ClosureRow): PolicyClosure {
 export const ownClosure = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClosureRow> =>
   ownRow(closureRows(scope, clientId), 'policy_closures', id, 'Policy closure', options);
 
-/** Only a request still under review may be changed or withdrawn (DESIGN.md section 4). */
+/** Only a request still under review may be changed or withdrawn (docs/docs/state-machines.md). */
 export function assertPending(row: Pick<ClosureRow, 'status' | 'policy_no'>): void {
   if (row.status !== 'PENDING_REVIEW') {
     throw conflict(`The closure request for policy ${row.policy_no} is ${row.status}; only a request PENDING_REVIEW can be changed or withdrawn`,

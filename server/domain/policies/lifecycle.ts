@@ -20,7 +20,7 @@ export type PolicyStateChange = components['schemas']['PolicyStateChange'];
 export type ClientPolicyStateChange = components['schemas']['ClientPolicyStateChange'];
 
 /**
- * Staff-only policy states and a policy's history (DESIGN.md section 4). Staff move a policy as
+ * Staff-only policy states and a policy's history (docs/docs/state-machines.md). Staff move a policy as
  * POLICY_STATES allows a `staff` mover; the states that mean the policy covers its client
  * (`ACTIVE`, `INACTIVE`) need its invoice paid in full, and its start date to agree.
  */

@@ -5,7 +5,7 @@ import { assertTransition, type Machine } from './machine.js';
 import type { StateActor } from './policy.js';
 
 /**
- * Claim status (DESIGN.md section 4): open until staff close it. Closing is staff's decision once
+ * Claim status (docs/docs/state-machines.md): open until staff close it. Closing is staff's decision once
  * the claim is settled or rejected; nothing reopens a closed claim (a new claim is made instead).
  */
 export const CLAIM_STATUSES: Machine<ClaimStatus> = {

@@ -4,7 +4,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine } from './machine.js';
 
 /**
- * Policy closure request statuses (DESIGN.md section 4): a client's request waits
+ * Policy closure request statuses (docs/docs/state-machines.md): a client's request waits
  * `PENDING_REVIEW` until staff decide it, `APPROVED` (the policy is cancelled) or `REJECTED`
  * (the policy carries on). A decision is final: nothing moves a decided request, and the client
  * can no longer change or withdraw it.

@@ -4,7 +4,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine, type Mover } from './machine.js';
 
 /**
- * Policy states (DESIGN.md section 4). Created DRAFT (no invoice) or PROCESSING (invoice raised);
+ * Policy states (docs/docs/state-machines.md). Created DRAFT (no invoice) or PROCESSING (invoice raised);
  * the invoice paid in full makes it ACTIVE, or INACTIVE until its start date; a direct debit
  * mandate makes it AWAITING_DEBIT; staff underwrite, chase and decline; an approved closure
  * cancels; the expiry job expires; settled policies complete; anything finished can be archived.

@@ -4,7 +4,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine, type Mover } from './machine.js';
 
 /**
- * Payment states (DESIGN.md section 4), by how the money comes: cash, cheque and bank transfers
+ * Payment states (docs/docs/state-machines.md), by how the money comes: cash, cheque and bank transfers
  * wait for staff approval; mobile money for the provider's verification; online card payments
  * for the provider's signed webhook (or expire unfinished). Settled states are final.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen once released: later changes go in a new migration.
-// tenant_id leads every key and index (DESIGN.md section 6: the schema distributes by tenant).
+// tenant_id leads every key and index (so the schema can be distributed by tenant).
 const up = [
   // Human numbers (POL-0012, INV-0007, ...) per tenant: one row per tenant and series, bumped in
   // the transaction that uses the number, so numbers are gap-free unless that transaction rolls back.

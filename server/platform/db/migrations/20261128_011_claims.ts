@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen once released: later changes go in a new migration.
-// Claims (DESIGN.md section 4): a client's claim on its policy, the policy's assets and third
+// Claims (docs/docs/state-machines.md): a client's claim on its policy, the policy's assets and third
 // parties' losses it names, its supporting documents, and staff's reviews and settlements, each
 // a row of its own; every change of status and stage is recorded. tenant_id leads every key and index.
 const up = [
