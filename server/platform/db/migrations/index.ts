@@ -16,9 +16,9 @@ import { products } from './20261130_014_products.js';
 import { organisation } from './20261130_015_organisation.js';
 import { staffClients } from './20261130_016_staff_clients.js';
 import { paymentReviews } from './20261201_017_payment_reviews.js';
+import { claimDecisions } from './20261201_018_claim_decisions.js';
 import { closureDecisions } from './20261201_019_closure_decisions.js';
 import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
-import { claimDecisions } from './20261201_018_claim_decisions.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -39,9 +39,9 @@ export const migrations: Record<string, Migration> = {
   '20261130_015_organisation': organisation,
   '20261130_016_staff_clients': staffClients,
   '20261201_017_payment_reviews': paymentReviews,
+  '20261201_018_claim_decisions': claimDecisions,
   '20261201_019_closure_decisions': closureDecisions,
   '20261201_020_policy_lifecycle': policyLifecycle,
-  '20261201_018_claim_decisions': claimDecisions,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
