@@ -12842,6 +12842,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["OperatorUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -12872,6 +12873,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -12902,6 +12904,7 @@ export interface operations {
             400: components["responses"]["BadId"];
             401: components["responses"]["OperatorUnauthorized"];
             404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -12939,6 +12942,7 @@ export interface operations {
             409: components["responses"]["CompanyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -12999,6 +13003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -13035,6 +13040,7 @@ export interface operations {
             404: components["responses"]["CompanyNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -13070,6 +13076,7 @@ export interface operations {
             400: components["responses"]["BadId"];
             401: components["responses"]["OperatorUnauthorized"];
             404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

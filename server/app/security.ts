@@ -8,6 +8,7 @@ import type { Config } from '../platform/config.js';
 import { hashApiKey } from '../platform/auth/api-keys.js';
 import type { Actor, Services, StaffActor, Tenant } from '../platform/context.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
+import { consume } from '../platform/rate-limit.js';
 import { providerNamed } from '../domain/money/webhooks.js';
 import type { OperationMeta, SecurityRequirement } from '../platform/openapi.js';
 import { grantFor } from '../domain/staff/permissions.js';
@@ -60,12 +61,17 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * `operatorKey`: the platform operator's `Operator-Key` header against the configured key, in
  * constant time. Nothing else (an Api-Key, a bearer token) stands in for it.
  */
-export function checkOperatorKey(services: Services, request: FastifyRequest): void {
+export async function checkOperatorKey(services: Services, request: FastifyRequest): Promise<void> {
   const header = request.headers['operator-key'];
   const key = Array.isArray(header) ? header[0] : header;
+  if (key && timingSafeEqual(digest(key), digest(services.config.operatorKey))) return;
+  // Wrong or missing keys count against the caller's address: past the limit, 429 instead of 401.
+  await consume(services.db, `operator-key:address:${request.ip}`, { max: services.config.operatorKeyFailuresPerAddress, windowSeconds: 15 * 60 },
+    services.clock.now());
   if (!key) throw unauthorized('The Operator-Key header is required', 'MISSING_OPERATOR_KEY');
-  if (!timingSafeEqual(digest(key), digest(services.config.operatorKey))) throw unauthorized('The Operator-Key is not valid', 'INVALID_OPERATOR_KEY');
+  throw unauthorized('The Operator-Key is not valid', 'INVALID_OPERATOR_KEY');
 }
+
 
 const invalidToken = () => unauthorized('The access token is invalid, expired or revoked', 'INVALID_TOKEN');
 

@@ -51,6 +51,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Most files in one upload; more get 413. */
   maxUploadFiles: number;
+  /** Wrong or missing Operator-Keys one address may send in 15 minutes (429 past it). */
+  operatorKeyFailuresPerAddress: number;
   /** Sign-ups one caller address may make in an hour (429 past it). */
   signupsPerAddressPerHour: number;
   /** How often this instance polls the job queue (due direct debits...); 0 runs no background jobs here. */
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', 5_000, env),
     signupsPerAddressPerHour: int('SIGNUP_LIMIT_PER_ADDRESS', 20, env),
+    operatorKeyFailuresPerAddress: int('OPERATOR_KEY_FAILURE_LIMIT', 20, env),
     renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
   };

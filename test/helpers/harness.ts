@@ -78,6 +78,7 @@ export async function createHarness(
     ...loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-that-is-long-enough-0123456789', DATA_DIR: '/tmp/coverline-test' }),
     // Suites sign up many clients from one address; the limit itself is tested with its own.
     signupsPerAddressPerHour: 1_000_000,
+    operatorKeyFailuresPerAddress: 1_000_000,
     ...overrides,
   };
   const clock = new TestClock();

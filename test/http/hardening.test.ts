@@ -13,7 +13,7 @@ import { file, multipart, PDF } from '../helpers/multipart.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ corsOrigins: ['https://app.example'], signupsPerAddressPerHour: 10 }, {
+  h = await createHarness({ corsOrigins: ['https://app.example'], signupsPerAddressPerHour: 10, operatorKeyFailuresPerAddress: 5 }, {
     // A statement whose number overflows its column, as an amount times a rate could.
     beforeReady: (app) => app.get('/test/overflow', async () => sql`select ${'1e20'}::numeric(18,2) as n`.execute(h.db)),
   });
@@ -92,6 +92,19 @@ describe('sign-in and sign-up abuse', () => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await signUpFrom('203.0.113.8')).statusCode).toBe(201);
+  });
+
+  it('answers 429 instead of 401 once an address has sent too many wrong Operator-Keys', async () => {
+    const operatorCall = (key: string | undefined, ip: string) => h.app.inject({
+      method: 'GET', url: '/api/v1/operator/companies', headers: key ? { 'operator-key': key } : {}, remoteAddress: ip,
+    });
+    for (let i = 0; i < 5; i += 1) expect((await operatorCall(i % 2 ? 'op_guess_0000000000000000000000000000' : undefined, '203.0.113.50')).statusCode).toBe(401);
+    const refused = await operatorCall('op_guess_1111111111111111111111111111', '203.0.113.50');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The right key still works, and other addresses are not held back.
+    expect((await operatorCall(h.config.operatorKey, '203.0.113.50')).statusCode).toBe(200);
+    expect((await operatorCall('op_guess_0000000000000000000000000000', '203.0.113.51')).statusCode).toBe(401);
   });
 
   it('locks an account out whichever of its usernames (email or phone) the wrong passwords came under', async () => {
