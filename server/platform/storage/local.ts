@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,14 +29,18 @@ export class LocalFileStorage implements FileStorage {
     // Dot-prefixed and suffixed so a temp file is recognisable (and sweepable) if the process dies.
     const temporary = path.join(directory, `.${path.basename(target)}.${randomUUID()}.partial`);
     const meter = new Meter(maxBytes);
+    // Created before the copy starts: a write stream opening its file lazily could create it after
+    // a failed copy's clean-up had run, leaving a stray partial file behind.
+    const output = await open(temporary, 'wx', 0o600);
     try {
-      await pipeline(source, meter, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+      await pipeline(source, meter, output.createWriteStream());
       // Durable before it becomes visible: fsync the data, then rename into place.
       const written = await open(temporary, 'r+');
       try { await written.sync(); } finally { await written.close(); }
       await rename(temporary, target);
     } catch (error) {
       source.destroy();
+      await output.close().catch(() => {});
       await unlink(temporary).catch(() => {});
       throw error;
     }
