@@ -25,15 +25,16 @@ export type ClientPolicyStateChange = components['schemas']['ClientPolicyStateCh
  * (`ACTIVE`, `INACTIVE`) need its invoice paid in full, and its start date to agree.
  */
 
-/** A policy's invoices (its own or a cart checkout's) not yet paid in full, with what each still owes. */
+/** A policy's invoices (its own or a cart checkout's) neither paid in full nor closed, with what each still owes. */
 export async function unpaidInvoicesOf(scope: TenantScope, policyId: string) {
   const invoices = await scope.selectFrom('invoice_items').innerJoin('invoices', 'invoices.id', 'invoice_items.invoice_id')
-    .select(['invoices.id', 'invoices.invoice_no', 'invoices.currency', 'invoices.amount', 'invoices.exchange_rate'])
+    .select(['invoices.id', 'invoices.invoice_no', 'invoices.currency', 'invoices.amount', 'invoices.exchange_rate', 'invoices.voided_at', 'invoices.void_reason'])
     .where('invoice_items.policy_id', '=', policyId).execute();
   const sums = await paymentSums(scope, invoices.map((invoice) => invoice.id));
   return invoices.flatMap((invoice) => {
     const paid = sums.get(invoice.id)!;
-    return invoiceFigures(invoice.amount, invoice.exchange_rate, paid).isClosed ? []
+    // A closed (voided) invoice owes nothing more, as the invoice itself says.
+    return invoiceFigures(invoice.amount, invoice.exchange_rate, paid, invoice).isClosed ? []
       : [{ invoiceNo: invoice.invoice_no, currency: invoice.currency, unpaid: new Decimal(invoice.amount).minus(paid.confirmed) }];
   });
 }
