@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { clientId } from '../../server/platform/actor.js';
 import { changeContact } from '../../server/domain/clients/change-contact.js';
 

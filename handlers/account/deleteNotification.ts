@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { clientInbox, removeNotification } from '../../server/domain/accounts/inbox.js';
 
 /** Removes one of the client's notifications. */

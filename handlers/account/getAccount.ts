@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { accountOverview } from '../../server/domain/clients/overview.js';
 
 /** The client's profile with its delivery addresses, its newest notifications and its newest policies. */

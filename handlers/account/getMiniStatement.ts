@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { miniStatement } from '../../server/domain/clients/mini-statement.js';
 
 /** The client's position at a glance: policies, outstanding invoices, recent transactions, open claims. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { clientInbox, notificationPage } from '../../server/domain/accounts/inbox.js';
 
 /** The signed-in client's notifications, newest first, a page at a time. */

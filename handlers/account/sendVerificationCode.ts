@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { sendContactCode } from '../../server/domain/clients/verification.js';
 
 /** Sends a code to the account's current email or phone number, replacing any earlier one. */

@@ -1,6 +1,6 @@
 import { badRequest } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { updateProfile, updateProfileFromForm } from '../../server/domain/clients/profile.js';
 
 /** Changes the profile fields sent, as JSON or as a multipart form with a profile image. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { clientId } from '../../server/platform/actor.js';
 import { changePassword as changeAccountPassword } from '../../server/domain/accounts/passwords.js';
 import { clientAccounts } from '../../server/domain/clients/account.js';

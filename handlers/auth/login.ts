@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { authenticateClient } from '../../server/domain/clients/sign-in.js';
 import { signedIn } from '../../server/domain/clients/session.js';
 

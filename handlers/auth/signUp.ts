@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { signUpClient } from '../../server/domain/clients/create.js';
 import { signedIn } from '../../server/domain/clients/session.js';
 

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { addToCart } from '../../server/domain/cart/changes.js';
 
 /** Puts a policy create body of any type in the signed-in client's cart (its assets are checked at checkout). */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { buyCart } from '../../server/domain/cart/checkout.js';
 
 /** Buys the signed-in client's cart (or the items named in `itemIds`): its policies on one invoice, all or nothing. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { emptyCart } from '../../server/domain/cart/changes.js';
 
 /** Empties the signed-in client's cart (an empty one stays empty). */

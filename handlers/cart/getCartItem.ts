@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { loadCartItem } from '../../server/domain/cart/items.js';
 
 /** One of the signed-in client's cart items, with whether it would pass checkout now; anyone else's is a 404. */

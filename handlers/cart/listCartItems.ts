@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { listCart } from '../../server/domain/cart/list.js';
 
 /** One page of the signed-in client's cart, newest first, each item with whether it would pass checkout now, and the cart's totals. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { fileClaim } from '../../server/domain/claims/file.js';
 import { loadClaim } from '../../server/domain/claims/view.js';
 

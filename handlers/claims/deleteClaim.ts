@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { withdrawClaim } from '../../server/domain/claims/withdraw.js';
 
 /** Withdraws a claim staff have not started on: ACTIVE, in REVIEW, with no review or settlement. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { claimPage } from '../../server/domain/claims/list.js';
 
 /** One page of the signed-in client's claims, newest first, filtered as asked. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { removeDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** Deletes one of the signed-in client's addresses. Deleting the PRIMARY one promotes no other. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { changeDeliveryAddress } from '../../server/domain/clients/delivery-addresses.js';
 
 /** Changes the given fields of one of the signed-in client's addresses; making it PRIMARY demotes the current PRIMARY. */

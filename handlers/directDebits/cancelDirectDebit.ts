@@ -1,7 +1,7 @@
 import { clientId } from '../../server/platform/actor.js';
 import { loadDirectDebit } from '../../server/domain/money/direct-debit-view.js';
 import { cancelMandate } from '../../server/domain/money/mandates.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** Cancels one of the signed-in client's ACTIVE mandates: no further debit is raised. */
 export const cancelDirectDebit: Handler<'cancelDirectDebit'> = async (ctx, req) => {

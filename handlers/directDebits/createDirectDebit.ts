@@ -1,7 +1,7 @@
 import { clientId } from '../../server/platform/actor.js';
 import { loadDirectDebit } from '../../server/domain/money/direct-debit-view.js';
 import { setUpMandate } from '../../server/domain/money/mandates.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** Sets up a direct debit mandate on one of the signed-in client's unpaid policies. */
 export const createDirectDebit: Handler<'createDirectDebit'> = async (ctx, req) => {

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { loadDirectDebit } from '../../server/domain/money/direct-debit-view.js';
 
 /** One of the signed-in client's mandates with its history; anyone else's id is 404. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { openDocument } from '../../server/domain/documents/owned.js';
 
 /** Streams one of the signed-in client's documents, as an attachment never cached. */

@@ -1,6 +1,6 @@
 import { ApiError } from '../../server/platform/errors.js';
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { toDocument } from '../../server/domain/documents/view.js';
 import { storeUploads } from '../../server/domain/documents/upload.js';
 

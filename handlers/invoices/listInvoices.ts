@@ -1,6 +1,6 @@
 import { clientId } from '../../server/platform/actor.js';
 import { listClientInvoices } from '../../server/domain/money/invoice-list.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** The signed-in client's invoices, newest first, with figures derived from their payments. */
 export const listInvoices: Handler<'listInvoices'> = async (ctx, req) => listClientInvoices(ctx.scope, clientId(ctx), req.query, ctx.clock.now());

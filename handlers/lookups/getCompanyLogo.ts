@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { openCompanyLogo } from '../../server/domain/companies/logo.js';
 
 /** A company's logo image (public branding: no credentials). */

@@ -1,4 +1,4 @@
-import { aliasOf } from '../types.js';
+import { aliasOf } from '../../server/platform/handler-types.js';
 import { getCompanyLogo } from './getCompanyLogo.js';
 import { listCompanies } from './listCompanies.js';
 import { listCountries } from './listCountries.js';

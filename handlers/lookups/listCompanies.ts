@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { companyPage } from '../../server/domain/reference/lists.js';
 import { companyFromRow } from './mappers.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { currencies } from '../../server/domain/reference/lists.js';
 import { currencyFromRow } from './mappers.js';
 

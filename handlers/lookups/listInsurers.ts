@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { insurers } from '../../server/domain/reference/lists.js';
 import { insurerFromRow } from './mappers.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { vehicleScheduleTypes } from '../../server/domain/reference/lists.js';
 import { vehicleScheduleTypeFromRow } from './mappers.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { createCompany as create } from '../../server/domain/companies/create.js';
 
 /** Creates a company with its executive manager and first Api-Key (the platform operator's call). */

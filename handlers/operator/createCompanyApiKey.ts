@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { createCompanyApiKey as create } from '../../server/domain/companies/api-keys.js';
 
 /** A new Api-Key for the company, in clear this once. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { operatorCompany } from '../../server/domain/companies/list.js';
 
 /** One company as the operator sees it. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { operatorCompanyPage } from '../../server/domain/companies/list.js';
 
 /** Every company on the platform, paged, as the operator sees them. */

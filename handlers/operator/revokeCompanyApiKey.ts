@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { revokeCompanyApiKey as revoke } from '../../server/domain/companies/api-keys.js';
 
 /** Revokes one of the company's Api-Keys. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { updateCompany } from '../../server/domain/companies/update.js';
 
 /** Changes the fields of a company the operator sends. */

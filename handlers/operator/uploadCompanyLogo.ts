@@ -1,5 +1,5 @@
 import { ApiError } from '../../server/platform/errors.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { storeCompanyLogo } from '../../server/domain/companies/logo.js';
 
 /** Stores a multipart `logo` part as the company's logo. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { issuePolicy } from '../../server/domain/policies/issue.js';
 
 /** Creates a policy of any type for the signed-in client (the body is chosen by `policyType`). */

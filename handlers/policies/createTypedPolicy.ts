@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler, HandlerRequest } from '../types.js';
+import type { Handler, HandlerRequest } from '../../server/platform/handler-types.js';
 import { issuePolicy, type PolicyCreateRequest } from '../../server/domain/policies/issue.js';
 
 /** The per-type create calls (`POST /client/policies/auto`, ...): one typed body each, one engine. */

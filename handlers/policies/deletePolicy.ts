@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { deleteUnpaidPolicy } from '../../server/domain/policies/delete.js';
 
 /** Deletes one of the signed-in client's unpaid policies with its invoice, assets, state history and closure requests. */

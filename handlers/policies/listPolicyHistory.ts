@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { policyHistoryForClient } from '../../server/domain/policies/lifecycle.js';
 
 /** Every state change of one of the signed-in client's policies, oldest first. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { issueRenewal } from '../../server/domain/policies/renew.js';
 
 /** Renews one of the signed-in client's policies: a RENEWAL policy for the next term, priced again. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { changePolicy } from '../../server/domain/policies/update.js';
 
 /** Changes one of the signed-in client's policies as its state allows (cover changes are priced again). */

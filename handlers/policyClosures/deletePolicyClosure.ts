@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { withdrawClosure } from '../../server/domain/policies/closure-requests.js';
 
 /** Withdraws a request still under review; reviewed ones stay on record. */

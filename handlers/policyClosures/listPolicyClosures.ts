@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { listClosures } from '../../server/domain/policies/closures.js';
 
 /** One page of the signed-in client's closure requests, newest first, filtered as asked. */

@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { changeClosure } from '../../server/domain/policies/closure-requests.js';
 
 /** Replaces what the client wrote in a request still under review (PUT: omitted optional fields clear). */

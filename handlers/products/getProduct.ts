@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { visibleProduct } from '../../server/domain/products/list.js';
 
 /** One product the client may buy; any other is not found. */

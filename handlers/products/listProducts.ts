@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { productPage } from '../../server/domain/products/list.js';
 
 /** The products a client can buy, by name, a page at a time, with the seed's filters. */

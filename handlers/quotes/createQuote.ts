@@ -1,7 +1,7 @@
 import { clientId } from '../../server/platform/actor.js';
 import type { PolicyCreateRequest } from '../../server/domain/policies/issue.js';
 import { quotePolicy } from '../../server/domain/policies/quote.js';
-import type { Handler, HandlerRequest } from '../types.js';
+import type { Handler, HandlerRequest } from '../../server/platform/handler-types.js';
 
 /** The per-kind quote calls (`POST /client/quotes/auto`, ...): each takes its kind's policy create body. */
 export type QuoteOperation = 'createAutoQuote' | 'createBurglaryQuote' | 'createContractorsAllRisksQuote'

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { checkoutPage, notFoundPage } from './pages.js';
 import { sandboxCheckout } from '../../server/domain/money/sandbox-payments.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { mobileMoneyPage, notFoundPage } from './pages.js';
 import { sandboxPrompt } from '../../server/domain/money/sandbox-payments.js';
 

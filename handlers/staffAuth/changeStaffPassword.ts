@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffId } from '../../server/platform/actor.js';
 import { changePassword } from '../../server/domain/accounts/passwords.js';
 import { staffAccounts } from '../../server/domain/staff/account.js';

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffId } from '../../server/platform/actor.js';
 import { staffProfile } from '../../server/domain/staff/view.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { permissionList } from '../../server/domain/staff/permissions.js';
 
 /** The staff permission table the server enforces, as data. */

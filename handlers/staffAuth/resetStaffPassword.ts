@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { resetPasswordWithCode } from '../../server/domain/accounts/passwords.js';
 import { staffAccounts } from '../../server/domain/staff/account.js';
 

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { authenticateStaff } from '../../server/domain/staff/sign-in.js';
 import { staffSignedIn } from '../../server/domain/staff/session.js';
 

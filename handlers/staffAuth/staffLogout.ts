@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { callerToken } from '../../server/platform/actor.js';
 import { revokeToken } from '../../server/domain/accounts/session.js';
 

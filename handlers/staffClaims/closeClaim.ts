@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { closeClaim as close } from '../../server/domain/claims/handling.js';
 
 /** Closes a settled or rejected claim still open. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { claimForStaff } from '../../server/domain/claims/handling.js';
 
 /** One claim of a client within the caller's reach. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { moveClaimStage as move } from '../../server/domain/claims/handling.js';
 
 /** Moves a claim to settlement, repudiation or rejection, as its stage machine allows. */

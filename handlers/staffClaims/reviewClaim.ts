@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { reviewClaim as review } from '../../server/domain/claims/handling.js';
 
 /** Records the caller's review of a claim in REVIEW. */

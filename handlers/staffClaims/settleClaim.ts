@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { settleClaim as settle } from '../../server/domain/claims/handling.js';
 
 /** Records the payment that settles a claim in SETTLEMENT, which settles and closes it. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffActor } from '../../server/platform/actor.js';
 import { staffClientPage } from '../../server/domain/clients/staff-clients.js';
 

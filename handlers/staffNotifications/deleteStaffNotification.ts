@@ -1,5 +1,5 @@
 import { staffId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { removeNotification, staffInbox } from '../../server/domain/accounts/inbox.js';
 
 /** Removes one of the staff member's notifications. */

@@ -1,5 +1,5 @@
 import { staffId } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { notificationPage, staffInbox } from '../../server/domain/accounts/inbox.js';
 
 /** The signed-in staff member's notifications, newest first, a page at a time. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { activateStaffMember as activate } from '../../server/domain/staff/members.js';
 
 /** Lets a deactivated staff member log in again. */

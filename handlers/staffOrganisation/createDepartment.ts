@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { createDepartment as openDepartment } from '../../server/domain/staff/organisation.js';
 
 /** Opens a department in a branch the caller reaches. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { deactivateStaffMember as deactivate } from '../../server/domain/staff/members.js';
 
 /** Stops a staff member: no login, every token revoked, reset codes retired. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { deleteBranch as closeBranch } from '../../server/domain/staff/organisation.js';
 
 /** Closes a branch without departments. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { findDepartment } from '../../server/domain/staff/organisation.js';
 
 /** One department the caller reaches, with its branch. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { findStaffMember } from '../../server/domain/staff/members.js';
 
 /** One staff member the caller reaches. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { branchPage } from '../../server/domain/staff/organisation.js';
 
 /** The branches the caller reaches, a page at a time. */

@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffPage } from '../../server/domain/staff/members.js';
 
 /** The staff members the caller reaches, filtered, a page at a time. */

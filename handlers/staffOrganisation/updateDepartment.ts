@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { updateDepartment as changeDepartment } from '../../server/domain/staff/organisation.js';
 
 /** Changes a department the caller reaches. */

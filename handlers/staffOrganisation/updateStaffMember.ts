@@ -1,5 +1,5 @@
 import { staffActor } from '../../server/platform/actor.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { updateStaffMember as changeStaffMember } from '../../server/domain/staff/members.js';
 
 /** Changes a staff member the caller manages. */

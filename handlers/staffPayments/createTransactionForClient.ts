@@ -1,6 +1,6 @@
 import { staffActor } from '../../server/platform/actor.js';
 import { payInvoiceForClient } from '../../server/domain/money/pay-invoice.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** Staff take a payment of a client's invoice; an Idempotency-Key makes a retry safe. */
 export const createTransactionForClient: Handler<'createTransactionForClient'> = async (ctx, req) => {

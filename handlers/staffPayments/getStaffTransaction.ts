@@ -1,6 +1,6 @@
 import { staffActor } from '../../server/platform/actor.js';
 import { loadStaffTransaction } from '../../server/domain/money/staff-payments.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** One payment of a client within the caller's reach, with who reviewed it. */
 export const getStaffTransaction: Handler<'getStaffTransaction'> = async (ctx, req) =>

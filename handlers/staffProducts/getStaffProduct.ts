@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffProduct } from '../../server/domain/products/manage.js';
 
 /** One of the company's products, own or assigned; any other is not found. */

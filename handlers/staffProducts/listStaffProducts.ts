@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { staffProductPage } from '../../server/domain/products/list.js';
 
 /** The company's products as its staff see them (own and assigned, any status, both channels), a page at a time. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { unassignProduct } from '../../server/domain/products/manage.js';
 
 /** Withdraws one of the company's own products from a company it was assigned to. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 import { updateProduct } from '../../server/domain/products/manage.js';
 
 /** Some fields of one of the company's own products. */

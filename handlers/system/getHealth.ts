@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ApiError } from '../../server/platform/errors.js';
 import { apiVersion } from '../../server/platform/openapi.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** Answers ok when the database answers a trivial query. */
 export const getHealth: Handler<'getHealth'> = async (ctx) => {

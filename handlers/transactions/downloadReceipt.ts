@@ -1,6 +1,6 @@
 import { clientId } from '../../server/platform/actor.js';
 import { paymentReceipt } from '../../server/domain/money/receipts/receipt.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /** The official receipt of one of the signed-in client's confirmed payments, as a PDF download. */
 export const downloadReceipt: Handler<'downloadReceipt'> = async (ctx, req) => {

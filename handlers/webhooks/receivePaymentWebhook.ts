@@ -1,5 +1,5 @@
 import { receiveWebhook } from '../../server/domain/money/webhooks.js';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../server/platform/handler-types.js';
 
 /**
  * A payment provider's event. Its signature was checked over the raw body before the body was

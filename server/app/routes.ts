@@ -3,6 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import fp from 'fastify-plugin';
 import { handlers } from '../../handlers/index.js';
+import type { HandlerMap } from '../platform/handler-types.js';
+
+// Every operation in the contract has its handler, typed from the contract: a missing, extra or misspelt one fails `tsc`.
+handlers satisfies HandlerMap;
 import type { HandlerContext } from '../platform/context.js';
 import type { FileResult, RedirectResult } from '../platform/files.js';
 import { multipartParts } from '../platform/multipart.js';

@@ -35,7 +35,7 @@ function layerOf(file: string): Layer | undefined {
   return undefined;
 }
 
-/** `handlers/<tag>/...` -> tag; the folder's own files (index.ts, types.ts) have none. */
+/** `handlers/<tag>/...` -> tag; the folder's own file (index.ts) has none. */
 const tagOf = (file: string) => file.split('/').length > 2 ? file.split('/')[1] : undefined;
 
 /** The repository files a module imports (relative imports only; packages are not layers). */

@@ -1,6 +1,6 @@
 // Type-level checks, run by `npm run typecheck` (not by Jest): the handler map must cover the contract.
 import { handlers } from '../../../handlers/index.js';
-import type { HandlerMap } from '../../../handlers/types.js';
+import type { HandlerMap } from '../../../server/platform/handler-types.js';
 
 const { signUp: _left, ...withoutSignUp } = handlers;
 // @ts-expect-error a map missing an operation of the contract is not a HandlerMap

@@ -1,6 +1,6 @@
-import type { operations } from '../generated/api.js';
-import type { HandlerContext } from '../server/platform/context.js';
-import type { FileResult, Part as MultipartPart, RedirectResult } from '../server/platform/files.js';
+import type { operations } from '../../generated/api.js';
+import type { HandlerContext } from './context.js';
+import type { FileResult, Part as MultipartPart, RedirectResult } from './files.js';
 
 /** Types of a handler, derived from the generated contract: nothing here restates the spec. */
 
