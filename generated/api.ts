@@ -4449,7 +4449,7 @@ export interface components {
             data: components["schemas"]["AuthenticatedStaff"];
         };
         /** @description The one error shape of every 4xx and 5xx answer. */
-        Error: {
+        ErrorResponse: {
             /**
              * @description The HTTP status, repeated.
              * @example 400
@@ -4498,7 +4498,7 @@ export interface components {
         AccessTokenResponse: components["schemas"]["ApiResponse"] & {
             /** @example Password changed */
             message: string;
-            data?: components["schemas"]["AccessToken"];
+            data: components["schemas"]["AccessToken"];
         };
         /** @description Who asks for a reset code. */
         StaffPasswordResetRequest: {
@@ -5996,7 +5996,7 @@ export interface components {
         };
         /** @description One quote. */
         QuoteResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Quote"];
+            data: components["schemas"]["Quote"];
         };
         /**
          * @description Where a policy is in its life. A new policy is `DRAFT` (no invoice) or `PROCESSING` (invoice
@@ -6130,7 +6130,7 @@ export interface components {
         };
         /** @description One policy. */
         PolicyResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Policy"];
+            data: components["schemas"]["Policy"];
         };
         /** @description Which items to check out. Leave the body out (or send `{}`) to check out the whole cart. */
         CartCheckoutRequest: {
@@ -6178,7 +6178,7 @@ export interface components {
         };
         /** @description The result of a checkout. */
         CartCheckoutResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["CartCheckout"];
+            data: components["schemas"]["CartCheckout"];
         };
         /** @description Where this page sits in the whole list. */
         Paginator: {
@@ -6223,12 +6223,12 @@ export interface components {
         };
         /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
         Pagination: components["schemas"]["ApiResponse"] & {
-            data?: unknown[];
+            data: unknown[];
             paginator: components["schemas"]["Paginator"];
         };
         /** @description One page of policies, newest first. */
         PolicyPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Policy"][];
+            data: components["schemas"]["Policy"][];
         };
         /**
          * @description Optional changes for the renewal. Left out, the new policy starts the day after the old one ends,
@@ -6313,7 +6313,7 @@ export interface components {
         };
         /** @description Every change of a policy's state, oldest first (the first one its creation). */
         PolicyStateChangeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["PolicyStateChange"][];
+            data: components["schemas"]["PolicyStateChange"][];
         };
         /** @description A policy an invoice bills, and what it bills for it. */
         InvoicePolicy: {
@@ -6475,7 +6475,7 @@ export interface components {
         } & components["schemas"]["InvoiceFigures"];
         /** @description One page of the client's invoices, newest first. */
         InvoicePage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Invoice"][];
+            data: components["schemas"]["Invoice"][];
         };
         /**
          * @description What the payment is for.
@@ -6617,7 +6617,7 @@ export interface components {
         };
         /** @description One page of the client's payments, newest first. */
         TransactionPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Transaction"][];
+            data: components["schemas"]["Transaction"][];
         };
         /** @description An amount of money, with at most two decimal places. */
         MoneyValue: number;
@@ -6713,7 +6713,7 @@ export interface components {
         } & (unknown & unknown);
         /** @description One payment. */
         TransactionResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Transaction"];
+            data: components["schemas"]["Transaction"];
         };
         /** @description What the staff member approving a payment may note (kept with the payment and its history). */
         TransactionApproval: {
@@ -7146,11 +7146,11 @@ export interface components {
         };
         /** @description One page of the client's claims, newest first. */
         ClaimPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Claim"][];
+            data: components["schemas"]["Claim"][];
         };
         /** @description One claim. */
         ClaimResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Claim"];
+            data: components["schemas"]["Claim"];
         };
         /**
          * @description A staff member's assessment of a claim: what the inspection found, other notes, and what they
@@ -7349,11 +7349,11 @@ export interface components {
         };
         /** @description One page of policy closure requests, newest first. */
         PolicyClosurePage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["PolicyClosure"][];
+            data: components["schemas"]["PolicyClosure"][];
         };
         /** @description One policy closure request. */
         PolicyClosureResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["PolicyClosure"];
+            data: components["schemas"]["PolicyClosure"];
         };
         /** @description Approves a closure request `PENDING_REVIEW`; `notes` (optional) are kept with the decision as `reviewNotes`. */
         PolicyClosureApproval: {
@@ -7373,11 +7373,11 @@ export interface components {
         };
         /** @description One page of the client's notifications, newest first. */
         NotificationPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Notification"][];
+            data: components["schemas"]["Notification"][];
         };
         /** @description One notification. */
         NotificationResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Notification"];
+            data: components["schemas"]["Notification"];
         };
         /** @description Mark a notification read (with the time it was read) or unread again. */
         NotificationStatusUpdate: {
@@ -7638,7 +7638,7 @@ export interface components {
         };
         /** @description One page of the platform's companies, ordered by name. */
         OperatorCompanyPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["OperatorCompany"][];
+            data: components["schemas"]["OperatorCompany"][];
         };
         /**
          * @description The company's Firebase project, whose ID tokens its clients log in with
@@ -7923,7 +7923,7 @@ export interface components {
         };
         /** @description One page of products, by name. */
         ProductPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Product"][];
+            data: components["schemas"]["Product"][];
         };
         /**
          * @description The rating inputs policies of the product are priced with, by name: rates in percent of the sum
@@ -8004,7 +8004,7 @@ export interface components {
         };
         /** @description One product. */
         ProductResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Product"];
+            data: components["schemas"]["Product"];
         };
         /**
          * @description Some of a product's fields; the others keep their value. Send at least one. `status` changes
@@ -8150,7 +8150,7 @@ export interface components {
         };
         /** @description One page of the clients within the staff member's reach, newest first. */
         StaffClientPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["StaffClient"][];
+            data: components["schemas"]["StaffClient"][];
         };
         /** @description A person's own fields, as signup and staff give them. */
         IndividualClientFields: {
@@ -8406,7 +8406,7 @@ export interface components {
         AuthenticatedClient: components["schemas"]["ClientAccount"] & components["schemas"]["AccessToken"];
         /** @description The client's account with a fresh access token. */
         AuthenticatedClientResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["AuthenticatedClient"];
+            data: components["schemas"]["AuthenticatedClient"];
         };
         /** PasswordLogin */
         PasswordLogin: {
@@ -8517,7 +8517,7 @@ export interface components {
         };
         /** @description Every insurer matching the filters, ordered by name (not paged). */
         InsurerList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Insurer"][];
+            data: components["schemas"]["Insurer"][];
         };
         /** @description A first-level subdivision of a country (region, state or province). */
         StateProvince: {
@@ -8558,7 +8558,7 @@ export interface components {
         };
         /** @description Every country matching the filters, ordered by name (not paged). */
         CountryList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Country"][];
+            data: components["schemas"]["Country"][];
         };
         /**
          * @description Whether a currency can be used for new business.
@@ -8618,7 +8618,7 @@ export interface components {
         };
         /** @description Every currency matching the filters, the default one first, then by code (not paged). */
         CurrencyList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Currency"][];
+            data: components["schemas"]["Currency"][];
         };
         /** @description A company on the platform (insurer, broker, micro-insurer, digital agent or agent), as the public directory shows it. */
         Company: {
@@ -8661,7 +8661,7 @@ export interface components {
         };
         /** @description One page of the company directory, ordered by name. */
         CompanyPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["Company"][];
+            data: components["schemas"]["Company"][];
         };
         /** @description A vehicle make and the models of it that can be insured. */
         Vehicle: {
@@ -8686,7 +8686,7 @@ export interface components {
         };
         /** @description Every vehicle make matching the filter, ordered by name (not paged). */
         VehicleList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Vehicle"][];
+            data: components["schemas"]["Vehicle"][];
         };
         /** @description A vehicle body type; a motor asset's `bodyType` is one of these codes. */
         VehicleBodyType: {
@@ -8704,7 +8704,7 @@ export interface components {
         };
         /** @description Every vehicle body type, ordered by name (not paged). */
         VehicleBodyTypeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["VehicleBodyType"][];
+            data: components["schemas"]["VehicleBodyType"][];
         };
         /** @description A motor schedule (risk) type; a motor asset's `riskType` is one of these codes. */
         VehicleScheduleType: {
@@ -8723,7 +8723,7 @@ export interface components {
         };
         /** @description Every vehicle schedule type, ordered by name (not paged). */
         VehicleScheduleTypeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["VehicleScheduleType"][];
+            data: components["schemas"]["VehicleScheduleType"][];
         };
         /**
          * @description `PRIMARY` is the address deliveries go to by default; a client has at most one. Every other
@@ -8804,7 +8804,7 @@ export interface components {
         };
         /** @description The client's account with its delivery addresses and latest notifications. */
         ClientAccountDetailsResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ClientAccountDetails"];
+            data: components["schemas"]["ClientAccountDetails"];
         };
         DeleteAccountRequest: {
             /**
@@ -8829,7 +8829,7 @@ export interface components {
         UpdateAccountRequest: components["schemas"]["ClientProfileUpdateFields"];
         /** @description The client's account. */
         ClientAccountResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ClientAccount"];
+            data: components["schemas"]["ClientAccount"];
         };
         /**
          * @description Which contact to verify.
@@ -8976,11 +8976,11 @@ export interface components {
         };
         /** @description The client's mini-statement. */
         MiniStatementResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["MiniStatement"];
+            data: components["schemas"]["MiniStatement"];
         };
         /** @description One page of the client's delivery addresses, the PRIMARY one first, then newest first. */
         DeliveryAddressPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["DeliveryAddress"][];
+            data: components["schemas"]["DeliveryAddress"][];
         };
         /**
          * @description A new delivery address. Everything but `type` is required; `type` defaults to `PRIMARY`, and a
@@ -9007,7 +9007,7 @@ export interface components {
         };
         /** @description One delivery address. */
         DeliveryAddressResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["DeliveryAddress"];
+            data: components["schemas"]["DeliveryAddress"];
         };
         /**
          * @description The fields to change, at least one; those left out keep their value. Setting `type` to
@@ -9041,7 +9041,7 @@ export interface components {
         };
         /** @description The documents just stored, in the order their parts were sent. */
         DocumentListResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["Document"][];
+            data: components["schemas"]["Document"][];
         };
         /** @description A policy type a client can buy, with where to buy it. */
         PolicyTypeInfo: {
@@ -9060,7 +9060,7 @@ export interface components {
         };
         /** @description Every policy type. */
         PolicyTypeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["PolicyTypeInfo"][];
+            data: components["schemas"]["PolicyTypeInfo"][];
         };
         /**
          * CashInSafePolicyCreate
@@ -9222,7 +9222,7 @@ export interface components {
         };
         /** @description Every change of the client's policy's state, oldest first (the first one its creation). */
         ClientPolicyStateChangeList: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ClientPolicyStateChange"][];
+            data: components["schemas"]["ClientPolicyStateChange"][];
         };
         /**
          * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
@@ -9367,7 +9367,7 @@ export interface components {
         };
         /** @description An invoice as a payer sees it. */
         ExternalInvoiceResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["ExternalInvoice"];
+            data: components["schemas"]["ExternalInvoice"];
         };
         /**
          * @description Whether the item would pass checkout now, on its own: it is checked exactly as checkout checks
@@ -9434,7 +9434,7 @@ export interface components {
         };
         /** @description One page of the signed-in client's cart, newest first, with the whole cart's totals. */
         CartItemPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["CartItem"][];
+            data: components["schemas"]["CartItem"][];
             totals: components["schemas"]["CartTotals"];
         };
         /**
@@ -9463,7 +9463,7 @@ export interface components {
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
         /** @description One cart item. */
         CartItemResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["CartItem"];
+            data: components["schemas"]["CartItem"];
         };
         /**
          * @description The fields of a cart item to change, at least one; those left out keep their value. A field
@@ -9658,7 +9658,7 @@ export interface components {
         };
         /** @description One page of the client's direct debit mandates, newest first (each one's history through `GET /client/direct-debits/{id}`). */
         DirectDebitPage: components["schemas"]["Pagination"] & {
-            data?: components["schemas"]["DirectDebit"][];
+            data: components["schemas"]["DirectDebit"][];
         };
         /**
          * @description A direct debit mandate: the server takes `amount` from the client's mobile money wallet on every
@@ -9757,7 +9757,7 @@ export interface components {
         };
         /** @description One direct debit mandate with its history. */
         DirectDebitResponse: components["schemas"]["ApiResponse"] & {
-            data?: components["schemas"]["DirectDebitDetails"];
+            data: components["schemas"]["DirectDebitDetails"];
         };
         /**
          * @description Why the client cancels the direct debit, in its own words (5 to 1,000 characters).
@@ -9877,7 +9877,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body is larger than the API accepts. */
@@ -9886,7 +9886,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The body's Content-Type is not one this operation takes (send `application/json`). */
@@ -9895,7 +9895,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Too many attempts; wait for the seconds in `Retry-After`. */
@@ -9906,7 +9906,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Something failed on our side; nothing about it is shown. Retrying later is safe for idempotent calls. */
@@ -9915,7 +9915,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The `Api-Key` is missing or unknown, or the staff bearer token is missing, invalid, expired or revoked (a deactivated staff member's tokens are revoked). */
@@ -9924,7 +9924,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -9937,7 +9937,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The `Api-Key` is missing or unknown, or (for client calls) the bearer token is missing, invalid, expired or revoked. */
@@ -9946,7 +9946,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -9959,7 +9959,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -9972,7 +9972,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The client is deactivated, the renewed policy has already been renewed, or the policy number is taken. */
@@ -9981,7 +9981,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -9994,7 +9994,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10017,7 +10017,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no policy with this id (another client's or another tenant's policy answers this too). */
@@ -10026,7 +10026,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10039,7 +10039,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10051,7 +10051,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10064,7 +10064,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No claim with this id is within the caller's reach (a claim of a client outside it, or of another tenant, answers this too). */
@@ -10073,7 +10073,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No closure request with this id among those of the clients within the caller's reach (another company's request answers this too). */
@@ -10082,7 +10082,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10095,7 +10095,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No such resource for this tenant and caller. */
@@ -10104,7 +10104,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A name is already taken, or the branch or department is still in use. */
@@ -10113,7 +10113,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field). */
@@ -10122,7 +10122,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The `Operator-Key` header is missing or wrong. An `Api-Key` or a bearer token does not stand in for it. */
@@ -10131,7 +10131,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Another company already has this identifier, subdomain or database name; `message` names the field. */
@@ -10140,7 +10140,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No company (or no Api-Key of that company) has this id. */
@@ -10149,7 +10149,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10163,7 +10163,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The change conflicts with the insurer's products or the product's assignments. */
@@ -10172,7 +10172,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /**
@@ -10185,7 +10185,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The email or phone number already belongs to another account of this tenant. */
@@ -10194,7 +10194,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No client with this id in the tenant, or the client is outside the caller's reach. */
@@ -10203,7 +10203,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The database does not answer. */
@@ -10212,7 +10212,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description One page of the company directory. */
@@ -10260,7 +10260,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no delivery address with this id (another client's or another tenant's address answers this too). */
@@ -10269,7 +10269,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no document with this id (another client's or another tenant's document, or a deleted one, answers this too). */
@@ -10278,7 +10278,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description `oldPolicyId` names no policy of the signed-in client (another client's or tenant's policy answers this too). */
@@ -10287,7 +10287,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The policy named in `oldPolicyId` has already been renewed. */
@@ -10296,7 +10296,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A `premium` was sent (for the policy or an asset) that is not the server's price; `message` gives the price. */
@@ -10305,7 +10305,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no closure request with this id (another client's or another tenant's request answers this too). */
@@ -10314,7 +10314,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request has been reviewed (`APPROVED` or `REJECTED`); only a request `PENDING_REVIEW` can be changed or withdrawn. */
@@ -10323,7 +10323,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no claim with this id (another client's or another tenant's claim answers this too). */
@@ -10332,7 +10332,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client's cart has no item with this id (another client's or another tenant's item answers this too). */
@@ -10341,7 +10341,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The signed-in client has no direct debit with this id (another client's or another tenant's mandate answers this too). */
@@ -10350,7 +10350,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -10741,7 +10741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -10801,7 +10801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["StaffUnauthorized"];
@@ -10870,7 +10870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -11025,7 +11025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["StaffUnauthorized"];
@@ -11036,7 +11036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The cart is empty, the client is deactivated, or a renewal item's old policy has been renewed meanwhile; nothing was written. */
@@ -11045,7 +11045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11056,7 +11056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -11216,7 +11216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11262,7 +11262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11476,7 +11476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["StaffUnauthorized"];
@@ -11487,7 +11487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Nothing remains to pay on the invoice, the invoice is closed (its policy was closed), or a request with the same `Idempotency-Key` is still running. */
@@ -11496,7 +11496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11511,7 +11511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -11587,7 +11587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             404: components["responses"]["StaffTransactionNotFound"];
@@ -11631,7 +11631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["StaffUnauthorized"];
@@ -11773,7 +11773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11819,7 +11819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11865,7 +11865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -11876,7 +11876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -11920,7 +11920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -12088,7 +12088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["StaffUnauthorized"];
@@ -12980,7 +12980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["OperatorUnauthorized"];
@@ -12991,7 +12991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The file is not a JPEG, PNG or WebP image (by its bytes), or the body is not `multipart/form-data`. Nothing was stored. */
@@ -13000,7 +13000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -13498,7 +13498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             409: components["responses"]["EmailOrPhoneTaken"];
@@ -13574,7 +13574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             404: components["responses"]["ClientNotFound"];
@@ -13621,7 +13621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -13663,7 +13663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -13752,7 +13752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -13790,7 +13790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -13850,7 +13850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -13919,7 +13919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14277,7 +14277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14358,7 +14358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14397,7 +14397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14670,7 +14670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14706,7 +14706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14813,7 +14813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14853,7 +14853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14864,7 +14864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description A file is not a PDF, JPEG, PNG, WebP or HEIC (by its bytes), or the body is not `multipart/form-data`. Nothing was stored. */
@@ -14873,7 +14873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -15130,7 +15130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -16043,7 +16043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -16054,7 +16054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The policy cannot be cancelled from its state, or already has a request under review. */
@@ -16063,7 +16063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -16191,7 +16191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -16202,7 +16202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             409: components["responses"]["PolicyClosureNotPending"];
@@ -16308,7 +16308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -16352,7 +16352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -16398,7 +16398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -16852,7 +16852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -16863,7 +16863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The policy is in a state that cannot be claimed on. */
@@ -16872,7 +16872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -16945,7 +16945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -17074,7 +17074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17085,7 +17085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Nothing remains to pay on the invoice, the invoice is closed (its policy was closed), or a request with the same `Idempotency-Key` is still running. */
@@ -17094,7 +17094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -17109,7 +17109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -17158,7 +17158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The payment is not confirmed money (not `APPROVED` or `VERIFIED`), so there is no receipt for it. */
@@ -17167,7 +17167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -17256,7 +17256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -17298,7 +17298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17334,7 +17334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17346,7 +17346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -17409,7 +17409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17420,7 +17420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The cart is empty, or a renewal item's old policy has been renewed meanwhile; nothing was written. */
@@ -17429,7 +17429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -17440,7 +17440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             500: components["responses"]["InternalError"];
@@ -17542,7 +17542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17553,7 +17553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             409: components["responses"]["PolicyConflict"];
@@ -17630,7 +17630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17642,7 +17642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -17715,7 +17715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17727,7 +17727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -17942,7 +17942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No such provider, or no payment with the event's reference (yet; the provider retries). */
@@ -17951,7 +17951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description The payment changed while the event was processed (another event settled it); retrying answers what it did. */
@@ -17960,7 +17960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -143,10 +143,11 @@ const refName = (node: Json | undefined) => (isObj(node) && typeof node.$ref ===
 const DOC_KEYWORDS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', 'deprecated', 'xml', 'discriminator']);
 
 /**
- * Whether schema `b` (of document `docB`) is schema `a` (of `docA`) with properties added, at any
- * depth, and nothing else changed but documentation: the new ones may be required, every old one is
- * kept with the same schema. As an answer, read as an open object, such a `b` admits fewer values,
- * never more, so it breaks no client. Anything else answers false (openapi-diff then decides).
+ * Whether schema `b` (of document `docB`) is schema `a` (of `docA`) with properties added or made
+ * required, at any depth, and nothing else changed but documentation: every old property is kept
+ * with the same schema, every old required one stays required, new ones may be required too. As an
+ * answer, read as an open object, such a `b` admits fewer values, never more, so it breaks no
+ * client. Anything else answers false (openapi-diff then decides).
  */
 function onlyAddsProperties(docA: Obj, a: Json | undefined, docB: Obj, b: Json | undefined, seen: Set<string> = new Set()): boolean {
   const pairKey = isObj(a) && isObj(b) && typeof a.$ref === 'string' && typeof b.$ref === 'string' ? `${a.$ref} ${b.$ref}` : undefined;
@@ -166,7 +167,7 @@ function onlyAddsProperties(docA: Obj, a: Json | undefined, docB: Obj, b: Json |
       if (!Object.entries(oldProperties).every(([name, sub]) => name in vb && onlyAddsProperties(docA, sub, docB, vb[name], seen))) return false;
     } else if (key === 'required') {
       const [was, now] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
-      if (!was.every((name) => now.includes(name)) || !now.every((name) => was.includes(name) || !(String(name) in oldProperties))) return false;
+      if (!was.every((name) => now.includes(name))) return false;
     } else if (['allOf', 'anyOf', 'oneOf'].includes(key) && Array.isArray(va) && Array.isArray(vb)) {
       if (va.length !== vb.length || !va.every((sub, i) => onlyAddsProperties(docA, sub, docB, vb[i], seen))) return false;
     } else if (['items', 'additionalProperties', 'not'].includes(key) && isObj(va) && isObj(vb)) {
@@ -378,7 +379,7 @@ class Comparison {
     const changed: string[] = [];
     this.delta(a, b, '', changed, new Set());
     if (direction === 'response' && onlyAddsProperties(this.a, a, this.b, b)) {
-      // An answer with properties added and nothing else answers fewer kinds of values: what
+      // An answer with properties added or required and nothing else answers fewer kinds of values: what
       // openapi-diff would find, said here, since its set algebra takes many minutes on a large
       // answer full of unions (a Claim) that merely gained a property.
       this.add('non-breaking', 'response.body.scope.remove', where,

@@ -249,7 +249,7 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'CartItem.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
 };
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
-const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse', Error: 'ModelError' };
+const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse' };
 
 function hasAny(checker: ts.TypeChecker, type: ts.Type, seen = new Set<ts.Type>()): boolean {
   if (seen.has(type)) return false;

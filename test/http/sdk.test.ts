@@ -66,7 +66,7 @@ async function failure(call: Promise<unknown>) {
     await call;
   } catch (error) {
     if (!(error instanceof sdk.ResponseError)) throw error;
-    return { status: error.response.status, body: sdk.ModelErrorFromJSON(await error.response.json()) };
+    return { status: error.response.status, body: sdk.ErrorResponseFromJSON(await error.response.json()) };
   }
   throw new Error('the call succeeded, a ResponseError was expected');
 }

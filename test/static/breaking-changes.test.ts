@@ -113,6 +113,25 @@ describe('breaking changes against the published contract', () => {
     expect(summary(report.nonBreaking)).toContain('response.body.scope.remove | POST /auth/login response 200 | answers fewer kinds of values (changed: data.identificationCard.issuer: added)');
   }, SLOW);
 
+  it('making a response property required is not breaking, and is said without openapi-diff', async () => {
+    const report = await changed((doc) => { doc.components.schemas.ErrorResponse.required.push('code'); });
+    expect(report.breaking).toEqual([]);
+    expect(report.unclassified).toEqual([]);
+    expect(report.nonBreaking.length).toBeGreaterThan(50); // every operation answers errors
+    expect(new Set(report.nonBreaking.map((c) => `${c.code} ${c.source}`))).toEqual(new Set(['response.body.scope.remove rules']));
+    expect(summary(report.nonBreaking)).toContain('response.body.scope.remove | POST /auth/login response 401 | answers fewer kinds of values (changed: code: now required)');
+  }, SLOW);
+
+  it('renaming a schema, every reference with it, changes nothing a client sees', async () => {
+    const report = await changed((doc) => {
+      doc.components.schemas.Problem = doc.components.schemas.ErrorResponse;
+      delete doc.components.schemas.ErrorResponse;
+      const text = JSON.stringify(doc).replaceAll('"#/components/schemas/ErrorResponse"', '"#/components/schemas/Problem"');
+      Object.assign(doc, JSON.parse(text));
+    });
+    expect(report).toEqual({ breaking: [], nonBreaking: [], unclassified: [] });
+  }, SLOW);
+
   it('adding an operation is not breaking', async () => {
     const report = await changed((doc) => {
       const list = doc.paths['/client/vehicles'].get;

@@ -54,6 +54,28 @@ describe('examples', () => {
   });
 });
 
+describe('schemas as other generators read them', () => {
+  // Generators type each allOf member alone: `data` is required where it is declared, not only by
+  // ApiResponse, or a Java, Kotlin or Python SDK types it as possibly missing.
+  it('every envelope lists `data` in the required of the object that declares it', () => {
+    const loose: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((sub, i) => walk(sub, `${at}/${i}`));
+      if (!node || typeof node !== 'object' || /\/examples?(\/|$)/.test(at)) return;
+      const schema = node as Json;
+      if (schema.properties?.data && !(schema.required ?? []).includes('data')) loose.push(at);
+      for (const [key, sub] of Object.entries(schema)) walk(sub, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(loose).toEqual([]);
+  });
+
+  it('names no schema after a type most languages already have (Error, Object, String, Date, ...)', () => {
+    const taken = ['Error', 'Object', 'String', 'Number', 'Boolean', 'Date', 'File', 'Map', 'List', 'Set', 'Exception', 'Type', 'Class'];
+    expect(Object.keys(doc.components.schemas).filter((name) => taken.includes(name))).toEqual([]);
+  });
+});
+
 describe('response drift', () => {
   it('fails a test whose handler answers a field the contract does not declare', async () => {
     const planted = await createHarness({}, {
