@@ -1,12 +1,13 @@
 /**
  * One bench case driven by autocannon, in a process of its own (started by scripts/bench/index.ts),
  * so the load generator does not share an event loop with the server it measures. Its one argument
- * is a JSON DriveCase; it prints one JSON DriveResult line on stdout.
+ * names a JSON file holding a DriveCase; it prints one JSON DriveResult line on stdout.
  *
  * A case names requests to take in turn (paths, bodies, headers), so a read walks over many rows
  * and a create never repeats itself; `forwardedFor` gives every request its own X-Forwarded-For
  * (callers behind a load balancer: per-address rate limits see many addresses, as in production).
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface DriveRequest { method: 'GET' | 'POST'; path: string; body?: unknown; headers?: Record<string, string> }
@@ -34,7 +35,7 @@ export interface DriveResult {
   statusCodes: Record<string, number>;
 }
 
-const spec = JSON.parse(process.argv[2]) as DriveCase;
+const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as DriveCase;
 const base = new URL(spec.base);
 const prefix = base.pathname.replace(/\/$/, '');
 let next = 0;

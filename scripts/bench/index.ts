@@ -173,9 +173,13 @@ const cases: ApiCase[] = [
 const only = values.cases?.split(',').map((c) => c.trim().toLowerCase());
 const chosen = (name: string) => !only || only.some((o) => name.toLowerCase().includes(o));
 
+let driven = 0;
 function drive(driveCase: DriveCase): Promise<DriveResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'drive.ts'), JSON.stringify(driveCase)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The case goes in a file: thousands of requests would pass the limit of one argument's length.
+    const file = path.join(workDir, `case-${++driven}.json`);
+    writeFileSync(file, JSON.stringify(driveCase));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'drive.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => { out += chunk; });
     child.on('error', reject);
