@@ -77,7 +77,8 @@ async function load(): Promise<number | null> {
   await sql`create table if not exists bench_meta (options jsonb not null)`.execute(db);
   const previous = await sql<{ options: DatasetOptions }>`select options from bench_meta`.execute(db);
   if (previous.rows.length > 0) {
-    if (JSON.stringify(previous.rows[0].options) === JSON.stringify(options.dataset)) return null;
+    const same = (Object.keys(options.dataset) as (keyof DatasetOptions)[]).every((k) => previous.rows[0].options[k] === options.dataset[k]);
+    if (same) return null;
     throw new Error(`the bench database holds another dataset (${JSON.stringify(previous.rows[0].options)}); run without --keep once to replace it`);
   }
   const started = performance.now();
