@@ -11,7 +11,8 @@
  * server process (servers.ts: migrate, seed, load the dataset with SQL, then the API and the
  * baseline listening), then each case driven by autocannon in a process of its own (drive.ts),
  * alternated with the baseline, A B A B, so machine noise hits both. Prints and writes (--json)
- * req/s, p50, p99, non-2xx, the ratio to the baseline, the target and whether it is met.
+ * req/s, p50, p99, non-2xx, database statements per request, the ratio to the baseline, the target
+ * and whether it is met.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,14 +93,6 @@ if (adminUrl) {
   if (exists && !values.keep) await admin(`drop database ${databaseName} with (force)`);
   if (!exists || !values.keep) await admin(`create database ${databaseName}`);
 }
-/** Transactions the bench database has committed or rolled back (pg_stat_database), to count them per request. */
-async function transactionsSoFar(): Promise<number> {
-  // The statistics reach pg_stat_database up to a second after a backend goes idle.
-  await new Promise((resolve) => setTimeout(resolve, 1_200));
-  const [row] = await admin<{ n: string }>('select xact_commit + xact_rollback as n from pg_stat_database where datname = $1', [databaseName]);
-  return Number(row.n);
-}
-
 // ---------------------------------------------------------------- the servers
 
 let server: ChildProcess | undefined;
@@ -170,13 +163,20 @@ const cases: ApiCase[] = [
   { name: 'list notifications', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
 ];
 /**
- * Database transactions one request of a case costs: PROBES requests one after the other (none in
- * flight when counting, unlike a timed run), less the one the count itself reads in. PostgreSQL only.
+ * Statements one request of a case sends to PostgreSQL (the server process counts them, BEGIN and
+ * COMMIT included): PROBES requests one after the other, so none is in flight when counting.
  */
 const PROBES = 20;
-async function transactionsPerRequest(c: ApiCase): Promise<number | null> {
-  if (!adminUrl) return null;
-  const before = await transactionsSoFar();
+function statementsSoFar(): Promise<number | null> {
+  return new Promise((resolve) => {
+    const answer = (message: ServerMessage) => { if (message.kind === 'count') { server!.off('message', answer); resolve(message.statements); } };
+    server!.on('message', answer);
+    server!.send({ kind: 'count' });
+  });
+}
+async function statementsPerRequest(c: ApiCase): Promise<number | null> {
+  const before = await statementsSoFar();
+  if (before === null) return null;
   for (let i = 0; i < PROBES; i += 1) {
     const pick = c.drive.requests[i % c.drive.requests.length];
     const res = await fetch(`${ready.api}${pick.path}`, {
@@ -187,7 +187,7 @@ async function transactionsPerRequest(c: ApiCase): Promise<number | null> {
     });
     await res.arrayBuffer();
   }
-  return (await transactionsSoFar() - before - 1) / PROBES;
+  return ((await statementsSoFar())! - before) / PROBES;
 }
 
 const only = values.cases?.split(',').map((c) => c.trim().toLowerCase());
@@ -234,7 +234,7 @@ try {
       base.push(await drive(baselineCase));
       runs.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds }));
     }
-    const report = judge(c.name, c.target, summary(runs), summary(base), await transactionsPerRequest(c), smoke);
+    const report = judge(c.name, c.target, summary(runs), summary(base), await statementsPerRequest(c), smoke);
     reports.push(report);
     console.log(line(report));
   }
@@ -254,7 +254,7 @@ function line(r: CaseReport) {
   if (r.kind === 'export') return `${r.name.padEnd(42)} ${verdict}`;
   return `${r.name.padEnd(42)} ${r.api.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.api.p50Ms.toFixed(0).padStart(4)} ms  `
     + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | baseline ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
-    + ` | ${r.ratio.toFixed(2)}x${r.transactionsPerRequest === null ? '' : `, ${r.transactionsPerRequest.toFixed(1)} db transactions/request`} | ${verdict}`;
+    + ` | ${r.ratio.toFixed(2)}x${r.statementsPerRequest === null ? '' : `, ${r.statementsPerRequest.toFixed(1)} statements/request`} | ${verdict}`;
 }
 
 // ---------------------------------------------------------------- the export

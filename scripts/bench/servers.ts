@@ -53,6 +53,7 @@ export interface Fixtures {
 export type ServerMessage =
   | { kind: 'progress'; text: string }
   | { kind: 'loaded'; loadedInMs: number | null }
+  | { kind: 'count'; statements: number | null }
   | { kind: 'ready'; api: string; baseline: string; fixtures: Fixtures }
   | { kind: 'failed'; error: string };
 
@@ -65,6 +66,15 @@ const config = {
   port: 0,
   host: '127.0.0.1',
 };
+// Statements sent to PostgreSQL by this process (BEGIN and COMMIT included): the parent reads the
+// count around a few requests made one after the other, to give each case its round trips.
+let statements = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
 const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize });
 const { db } = database;
 
@@ -164,6 +174,7 @@ try {
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {
+    if (message.kind === 'count') process.send!({ kind: 'count', statements: options.databaseUrl ? statements : null } satisfies ServerMessage);
     if (message.kind !== 'stop') return;
     await api.close();
     await bare.app.close();

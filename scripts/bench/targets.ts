@@ -18,7 +18,7 @@ export interface ExportFigures { status: number; bytes: number; seconds: number;
 
 interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
 export type CaseReport =
-  | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; transactionsPerRequest: number | null } & Verdict)
+  | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict);
 
 function flag(f: Figures): string | null {
@@ -28,7 +28,7 @@ function flag(f: Figures): string | null {
 }
 
 export function judge(name: string, target: Target, api: Figures | undefined, baseline: Figures | undefined,
-  transactionsPerRequest: number | null, smoke: boolean, exported?: ExportFigures): CaseReport {
+  statementsPerRequest: number | null, smoke: boolean, exported?: ExportFigures): CaseReport {
   if (exported) {
     const flagged = exported.status !== 200 || exported.bytes === 0 ? `the export answered ${exported.status} with ${exported.bytes} bytes` : null;
     const t = target as Extract<Target, { kind: 'memory' }>;
@@ -48,7 +48,7 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
   const ratio = b.requestsPerSecond > 0 ? a.requestsPerSecond / b.requestsPerSecond : 0;
   const p99Ratio = b.p99Ms > 0 ? a.p99Ms / b.p99Ms : Infinity;
   const flagged = flag(a) ?? (flag(b) ? `baseline: ${flag(b)}` : null);
-  const trips = transactionsPerRequest === null ? '' : `; ${transactionsPerRequest.toFixed(1)} database transactions a request`;
+  const trips = statementsPerRequest === null ? '' : `; ${statementsPerRequest.toFixed(1)} statements sent to the database a request (BEGIN/COMMIT included)`;
   let met: boolean | null = null;
   let reason: string;
   if (target.kind === 'none') reason = `no target: ${target.why}`;
@@ -60,5 +60,5 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
     met = p99Ratio <= target.maxP99;
     reason = `p99 ${a.p99Ms.toFixed(0)} ms is ${p99Ratio.toFixed(1)}x the baseline's ${b.p99Ms.toFixed(0)} ms, target <= ${target.maxP99}x${met ? '' : trips}`;
   } else reason = 'not an HTTP target';
-  return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, transactionsPerRequest, target, met, reason, flagged };
+  return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, statementsPerRequest, target, met, reason, flagged };
 }
