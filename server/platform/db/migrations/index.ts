@@ -19,6 +19,7 @@ import { paymentReviews } from './20261201_017_payment_reviews.js';
 import { claimDecisions } from './20261201_018_claim_decisions.js';
 import { closureDecisions } from './20261201_019_closure_decisions.js';
 import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
+import { policyListIndexes } from './20261202_021_policy_list_indexes.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_018_claim_decisions': claimDecisions,
   '20261201_019_closure_decisions': closureDecisions,
   '20261201_020_policy_lifecycle': policyLifecycle,
+  '20261202_021_policy_list_indexes': policyListIndexes,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,317 @@
+/**
+ * `npm run bench`: how fast the API answers compared with what it runs on. See scripts/bench/README.md.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench            # 1M policies, 10 s a case
+ *   npm run bench -- --policies 100000 --clients 10000 --duration 10 --json bench.json
+ *   npm run bench -- --smoke                                                      # CI: tiny, 1 s a case, no targets
+ *   npm run bench -- --embedded --policies 20000                                  # embedded PGlite instead
+ *
+ * Steps: a dedicated database (`--database`, default coverline_bench, on the DATABASE_URL server;
+ * dropped afterwards unless --keep, and reused by the next --keep run of the same shape), the
+ * server process (servers.ts: migrate, seed, load the dataset with SQL, then the API and the
+ * baseline listening), then each case driven by autocannon in a process of its own (drive.ts),
+ * alternated with the baseline, A B A B, so machine noise hits both. Prints and writes (--json)
+ * req/s, p50, p99, non-2xx, database statements per request, the ratio to the baseline, the target
+ * and whether it is met.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
+import { autoPolicyBody } from './dataset.js';
+import type { Fixtures, ServerMessage, ServerOptions } from './servers.js';
+import { judge, type CaseReport, type Target } from './targets.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    policies: { type: 'string' },
+    clients: { type: 'string' },
+    tenants: { type: 'string' },
+    'client-policies': { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rounds: { type: 'string' },
+    pool: { type: 'string' },
+    json: { type: 'string', default: 'bench-results.json' },
+    database: { type: 'string' },
+    cases: { type: 'string' },
+    embedded: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(`usage: npm run bench -- [--policies N (1000000)] [--clients N (10000)] [--tenants N (5)] [--client-policies N (min(100000, policies/10))]
+  [--duration S (10; smoke 2)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
+  [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke]`);
+  process.exit(0);
+}
+const smoke = values.smoke;
+const int = (name: string, fallback: number, min = 1) => {
+  const raw = values[name as keyof typeof values] as string | undefined;
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min) { console.error(`--${name} wants a whole number >= ${min}, not ${raw}`); process.exit(2); }
+  return n;
+};
+const policies = int('policies', smoke ? 200 : 1_000_000);
+const dataset = {
+  policies,
+  clients: int('clients', smoke ? 20 : 10_000, 2),
+  tenants: int('tenants', smoke ? 2 : 5),
+  clientPolicies: Math.min(policies, int('client-policies', Math.max(1, Math.min(100_000, Math.floor(policies / 10))))),
+};
+const durationSeconds = int('duration', smoke ? 2 : 10);
+const connections = int('connections', smoke ? 10 : 50);
+const rounds = int('rounds', smoke ? 1 : 2);
+const poolSize = int('pool', 10);
+const embedded = values.embedded || !process.env.DATABASE_URL;
+const databaseName = values.database ?? (smoke ? 'coverline_bench_smoke' : 'coverline_bench');
+if (!/^[a-z_][a-z0-9_]*$/.test(databaseName)) { console.error(`--database: ${databaseName} is not a plain database name`); process.exit(2); }
+
+// ---------------------------------------------------------------- the database
+
+const adminUrl = embedded ? undefined : process.env.DATABASE_URL!;
+const benchUrl = adminUrl && (() => { const u = new URL(adminUrl); u.pathname = `/${databaseName}`; return u.toString(); })();
+async function admin<T extends pg.QueryResultRow>(statement: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try { return (await client.query<T>(statement, params)).rows; } finally { await client.end(); }
+}
+const workDir = mkdtempSync(path.join(os.tmpdir(), 'coverline-bench-'));
+if (adminUrl) {
+  const exists = (await admin('select 1 from pg_database where datname = $1', [databaseName])).length > 0;
+  if (exists && !values.keep) await admin(`drop database ${databaseName} with (force)`);
+  if (!exists || !values.keep) await admin(`create database ${databaseName}`);
+}
+// ---------------------------------------------------------------- the servers
+
+let server: ChildProcess | undefined;
+/** Starts servers.ts in a role and waits for its answer (progress lines are printed as they come). */
+function serverProcess<K extends 'loaded' | 'ready'>(role: ServerOptions['role'], want: K): Promise<Extract<ServerMessage, { kind: K }>> {
+  const options: ServerOptions = { role, databaseUrl: benchUrl, dataDir: workDir, dataset, poolSize };
+  const child = fork(path.join(here, 'servers.ts'), [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  if (role === 'serve') server = child;
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: ServerMessage) => {
+      if (message.kind === 'progress') console.log(`  ${message.text}`);
+      else if (message.kind === want) resolve(message as Extract<ServerMessage, { kind: K }>);
+      else if (message.kind === 'failed') reject(new Error(message.error));
+    });
+    child.on('exit', (code) => reject(new Error(`the ${role} process ended (${code})`)));
+  });
+}
+const fail = async (error: unknown) => { await cleanUp(); console.error(`bench: ${(error as Error).message}`); return process.exit(1); };
+const { loadedInMs } = await serverProcess('load', 'loaded').catch(fail);
+const ready = await serverProcess('serve', 'ready').catch(fail);
+const { fixtures } = ready;
+
+async function cleanUp() {
+  if (server?.connected) {
+    const stopping = server;
+    stopping.send({ kind: 'stop' });
+    await new Promise((resolve) => { stopping.once('exit', resolve); setTimeout(resolve, 10_000); });
+  }
+  if (adminUrl && !values.keep) await admin(`drop database if exists ${databaseName} with (force)`).catch(() => {});
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------- the cases
+
+const login = await fetch(`${ready.api}/auth/login`, {
+  method: 'POST', headers: { 'api-key': fixtures.apiKey, 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' },
+  body: JSON.stringify({ username: fixtures.usernames[0], password: fixtures.password }),
+});
+if (!login.ok) { console.error(`bench: the bench client cannot log in: ${login.status} ${await login.text()}`); await cleanUp(); process.exit(1); }
+const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+const apiKey = { 'api-key': fixtures.apiKey };
+const signedIn = { ...apiKey, authorization: `Bearer ${token}` };
+
+interface ApiCase { name: string; target: Target; drive: Omit<DriveCase, 'base' | 'connections' | 'durationSeconds'> }
+const filter = fixtures.listFilter;
+const listLimit = 20;
+const filtered = (page: number) => `/client/policies?state=${filter.state}&productId=${filter.productId}`
+  + `&startDate[]=${filter.startDate[0]}&startDate[]=${filter.startDate[1]}&limit=${listLimit}&page=${page}`;
+const deepPage = Math.max(1, Math.ceil(filter.matching / listLimit));
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const gets = (paths: string[]): DriveRequest[] => paths.map((p) => ({ method: 'GET', path: p }));
+
+const cases: ApiCase[] = [
+  { name: 'login', target: { kind: 'none', why: 'argon2id by design: a login costs a password hash (about 95/s on 2 cores)' },
+    drive: { headers: apiKey, forwardedFor: true,
+      requests: fixtures.usernames.map((username) => ({ method: 'POST', path: '/auth/login', body: { username, password: fixtures.password } })) } },
+  { name: 'get product', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets([`/client/products/${fixtures.productId}`]) } },
+  { name: 'list products', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(['/client/products?limit=20']) } },
+  { name: 'get policy', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(fixtures.policyIds.map((id) => `/client/policies/${id}`)) } },
+  { name: 'create AUTO policy', target: { kind: 'throughput', min: 0.25 },
+    drive: { headers: signedIn, requests: [{ method: 'POST', path: '/client/policies/auto', body: autoPolicyBody(day(10), day(374)) }] } },
+  { name: 'list policies, 3 filters, page 1', target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(1)]) } },
+  { name: `list policies, 3 filters, page ${deepPage} (last)`, target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
+  { name: 'get invoice', target: { kind: 'throughput', min: 0.8 }, drive: { headers: apiKey, requests: gets(fixtures.invoiceIds.map((id) => `/external/invoices/${id}`)) } },
+  { name: 'create transaction', target: { kind: 'none', why: 'a write that locks the invoice and takes a number; no target set by the issue' },
+    drive: { headers: signedIn, idempotencyKey: true,
+      requests: fixtures.unpaidInvoiceIds.map((invoiceId) => ({ method: 'POST', path: '/client/transactions', body: { invoiceId, paymentMethod: 'CASH', amount: 1 } })) } },
+  { name: 'list notifications', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
+];
+/**
+ * Statements one request of a case sends to PostgreSQL (the server process counts them, BEGIN and
+ * COMMIT included): PROBES requests one after the other, so none is in flight when counting.
+ */
+const PROBES = 20;
+function statementsSoFar(): Promise<number | null> {
+  return new Promise((resolve) => {
+    const answer = (message: ServerMessage) => { if (message.kind === 'count') { server!.off('message', answer); resolve(message.statements); } };
+    server!.on('message', answer);
+    server!.send({ kind: 'count' });
+  });
+}
+async function statementsPerRequest(c: ApiCase): Promise<number | null> {
+  const before = await statementsSoFar();
+  if (before === null) return null;
+  for (let i = 0; i < PROBES; i += 1) {
+    const pick = c.drive.requests[i % c.drive.requests.length];
+    const res = await fetch(`${ready.api}${pick.path}`, {
+      method: pick.method,
+      headers: { ...c.drive.headers, ...(pick.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(c.drive.forwardedFor ? { 'x-forwarded-for': `198.51.100.${i}` } : {}), ...(c.drive.idempotencyKey ? { 'idempotency-key': `probe-${Date.now()}-${i}` } : {}) },
+      body: pick.body !== undefined ? JSON.stringify(pick.body) : undefined,
+    });
+    await res.arrayBuffer();
+  }
+  return ((await statementsSoFar())! - before) / PROBES;
+}
+
+const only = values.cases?.split(',').map((c) => c.trim().toLowerCase());
+const chosen = (name: string) => !only || only.some((o) => name.toLowerCase().includes(o));
+
+let driven = 0;
+function drive(driveCase: DriveCase): Promise<DriveResult> {
+  return new Promise((resolve, reject) => {
+    // The case goes in a file: thousands of requests would pass the limit of one argument's length.
+    const file = path.join(workDir, `case-${++driven}.json`);
+    writeFileSync(file, JSON.stringify(driveCase));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'drive.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => { out += chunk; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon process ended with ${code}`));
+      try { resolve(JSON.parse(out.trim().split('\n').pop()!)); } catch (error) { reject(error); }
+    });
+  });
+}
+
+const baselineCase: DriveCase = { base: ready.baseline, headers: {}, requests: gets([`/products/${fixtures.productId}`]), connections, durationSeconds };
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const summary = (runs: DriveResult[]) => ({
+  requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)), p50Ms: mean(runs.map((r) => r.p50Ms)), p99Ms: mean(runs.map((r) => r.p99Ms)),
+  total: runs.reduce((a, r) => a + r.total, 0), non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+  errors: runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
+  statusCodes: runs.reduce<Record<string, number>>((acc, r) => {
+    for (const [code, n] of Object.entries(r.statusCodes)) acc[code] = (acc[code] ?? 0) + n;
+    return acc;
+  }, {}),
+});
+
+console.log(`\nbench: ${embedded ? 'embedded PGlite' : `PostgreSQL ${new URL(adminUrl!).host}, database ${databaseName}`}; ${dataset.policies} policies `
+  + `(${dataset.clientPolicies} the bench client's), ${dataset.clients} clients, ${dataset.tenants} tenants; ${connections} connections, `
+  + `${durationSeconds} s a run, ${rounds} round(s) of baseline then case; node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
+const reports: CaseReport[] = [];
+try {
+  for (const c of cases.filter((k) => chosen(k.name))) {
+    const base: DriveResult[] = [];
+    const runs: DriveResult[] = [];
+    for (let r = 0; r < rounds; r += 1) {
+      base.push(await drive(baselineCase));
+      runs.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds }));
+    }
+    const report = judge(c.name, c.target, summary(runs), summary(base), await statementsPerRequest(c), smoke);
+    reports.push(report);
+    console.log(line(report));
+  }
+  if (chosen('export')) {
+    const report = await exportCase();
+    reports.push(report);
+    console.log(line(report));
+  }
+} catch (error) {
+  console.error(`bench: ${(error as Error).stack ?? error}`);
+  await cleanUp();
+  process.exit(1);
+}
+
+function line(r: CaseReport) {
+  const verdict = r.flagged ? `FLAGGED: ${r.flagged}` : r.met === null ? r.reason : `${r.met ? 'met' : 'NOT MET'}: ${r.reason}`;
+  if (r.kind === 'export') return `${r.name.padEnd(42)} ${verdict}`;
+  return `${r.name.padEnd(42)} ${r.api.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.api.p50Ms.toFixed(0).padStart(4)} ms  `
+    + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | baseline ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
+    + ` | ${r.ratio.toFixed(2)}x${r.statementsPerRequest === null ? '' : `, ${r.statementsPerRequest.toFixed(1)} statements/request`} | ${verdict}`;
+}
+
+// ---------------------------------------------------------------- the export
+
+/** The API process's resident memory now (Linux: /proc), in bytes. */
+function rssOf(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch { return undefined; }
+}
+
+/** The bench client's whole export (one row per asset), downloaded once while the server's RSS is sampled every 50 ms. */
+async function exportCase(): Promise<CaseReport> {
+  const file = path.join(workDir, 'export.xlsx');
+  const before = rssOf(server!.pid!);
+  let peak = before ?? 0;
+  const timer = setInterval(() => { peak = Math.max(peak, rssOf(server!.pid!) ?? 0); }, 50);
+  const started = performance.now();
+  let bytes = 0;
+  let status = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.get(`${ready.api}/client/policies?format=excel&usePagination=false&assets=true`, { headers: signedIn }, (res) => {
+        status = res.statusCode ?? 0;
+        const count = new Transform({ transform(chunk: Buffer, _e, done) { bytes += chunk.length; done(null, chunk); } });
+        pipeline(res, count, createWriteStream(file)).then(resolve, reject);
+      }).on('error', reject);
+    });
+  } finally {
+    clearInterval(timer);
+    rmSync(file, { force: true });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return judge('export', { kind: 'memory', maxRssMb: 300, atPolicies: 100_000 }, undefined, undefined, null, smoke, {
+    status, bytes, seconds, policies: fixtures.clientPolicies, rssBeforeMb: before === undefined ? null : before / 2 ** 20,
+    peakRssMb: before === undefined ? null : peak / 2 ** 20,
+  });
+}
+
+// ---------------------------------------------------------------- the report
+
+const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  platform: `${os.platform()} ${os.release()}`,
+  database: embedded ? 'embedded PGlite' : (await admin<{ version: string }>('select version()'))[0].version };
+await cleanUp();
+const flagged = reports.filter((r) => r.flagged);
+const unmet = reports.filter((r) => r.met === false);
+const out = {
+  when: new Date().toISOString(), smoke, machine, dataset, durationSeconds, connections, rounds, poolSize, loadedInMs,
+  note: 'Figures from a shared machine are noisy; the ratios come from baseline and case runs alternated in the same run.',
+  cases: reports,
+  summary: { cases: reports.length, flagged: flagged.map((r) => r.name), targetsMet: reports.filter((r) => r.met).map((r) => r.name), targetsNotMet: unmet.map((r) => `${r.name}: ${r.reason}`) },
+};
+writeFileSync(values.json!, `${JSON.stringify(out, null, 2)}\n`);
+console.log(`\nwritten to ${values.json}; ${reports.length} cases, ${flagged.length} flagged (errors or non-2xx answers), `
+  + `${smoke ? 'targets not judged (smoke)' : `${reports.filter((r) => r.met).length} targets met, ${unmet.length} not met`}`);
+process.exit(flagged.length > 0 ? 1 : 0);
+
+export type { Fixtures };

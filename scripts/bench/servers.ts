@@ -1,0 +1,188 @@
+/**
+ * The bench's server process (started by scripts/bench/index.ts, spoken to over IPC): migrates and
+ * seeds the bench database, loads the dataset (dataset.ts) unless it is already there, then listens
+ * with the API as `npm start` builds it (TRUST_PROXY on: the bench's callers each bring their own
+ * X-Forwarded-For, as clients behind a load balancer do) and with the baseline: a bare Fastify
+ * route answering one primary-key SELECT through the same driver (pg or PGlite). Both in this
+ * process, so the embedded database (one process only) works too; the bench loads one at a time.
+ *
+ * Run twice: `load` (then exits: { loaded }), and `serve`, so the API's process holds nothing the
+ * loader used (its RSS is the export case's measure); `serve` sends { ready, api, baseline,
+ * fixtures } to its parent, then waits to be told to stop.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../server/app/app.js';
+import { hashPassword } from '../../server/platform/auth/passwords.js';
+import { loadConfig } from '../../server/platform/config.js';
+import { openDatabase } from '../../server/platform/db/database.js';
+import { migrateToLatest } from '../../server/platform/db/migrate.js';
+import { seedSandbox } from '../../server/platform/db/seed.js';
+import {
+  AUTO_PRODUCTS, autoPolicyBody, BENCH_EMAIL, BENCH_PASSWORD, loadClients, loadNotifications, loadPolicies, loadTenants, STATES, type DatasetOptions,
+} from './dataset.js';
+
+export interface ServerOptions {
+  /** `load`: migrate, seed and load the dataset, then exit; `serve`: listen (a process with nothing else in its memory). */
+  role: 'load' | 'serve';
+  databaseUrl?: string;
+  dataDir: string;
+  dataset: DatasetOptions;
+  poolSize: number;
+}
+
+export interface Fixtures {
+  apiKey: string;
+  productId: string;
+  /** Some of the bench client's policies, invoices (unpaid) and every invoice id to read. */
+  policyIds: string[];
+  unpaidInvoiceIds: string[];
+  invoiceIds: string[];
+  /** Usernames of clients of the sandbox tenant (the bench client first), all with BENCH_PASSWORD. */
+  usernames: string[];
+  password: string;
+  /** The filtered list: its filters and how many of the bench client's policies match them. */
+  listFilter: { state: string; productId: string; startDate: [string, string]; matching: number };
+  clientPolicies: number;
+}
+
+export type ServerMessage =
+  | { kind: 'progress'; text: string }
+  | { kind: 'loaded'; loadedInMs: number | null }
+  | { kind: 'count'; statements: number | null }
+  | { kind: 'ready'; api: string; baseline: string; fixtures: Fixtures }
+  | { kind: 'failed'; error: string };
+
+const send = (message: ServerMessage) => process.send!(message);
+const options = JSON.parse(process.argv[2]) as ServerOptions;
+
+const config = {
+  ...loadConfig({ ...process.env, DATA_DIR: options.dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent',
+    JOB_POLL_INTERVAL_MS: '0' }),
+  port: 0,
+  host: '127.0.0.1',
+};
+// Statements sent to PostgreSQL by this process (BEGIN and COMMIT included): the parent reads the
+// count around a few requests made one after the other, to give each case its round trips.
+let statements = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
+const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize });
+const { db } = database;
+
+function dayOffset(days: number) { return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10); }
+
+/** The dataset, unless this database already holds one of the same shape (a --keep run before). */
+async function load(): Promise<number | null> {
+  await migrateToLatest(db);
+  const { tenantId } = await seedSandbox(db, config.sandboxApiKey);
+  await sql`create table if not exists bench_meta (options jsonb not null)`.execute(db);
+  const previous = await sql<{ options: DatasetOptions }>`select options from bench_meta`.execute(db);
+  if (previous.rows.length > 0) {
+    const same = (Object.keys(options.dataset) as (keyof DatasetOptions)[]).every((k) => previous.rows[0].options[k] === options.dataset[k]);
+    if (same) return null;
+    throw new Error(`the bench database holds another dataset (${JSON.stringify(previous.rows[0].options)}); run without --keep once to replace it`);
+  }
+  const started = performance.now();
+  const { dataset } = options;
+  send({ kind: 'progress', text: `loading ${dataset.tenants} tenants, ${dataset.clients} clients, ${dataset.policies} policies` });
+  const tenantIds = await loadTenants(db, tenantId, dataset.tenants);
+  await loadClients(db, tenantIds, dataset.clients, await hashPassword(BENCH_PASSWORD));
+
+  // The template: one AUTO policy made through the API by the bench client, so its columns are the API's own.
+  const app = await buildApp({ config, db, logger: false });
+  const headers = { 'api-key': config.sandboxApiKey };
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', headers, payload: { username: BENCH_EMAIL, password: BENCH_PASSWORD } });
+  if (login.statusCode !== 200) throw new Error(`bench login: ${login.statusCode} ${login.body}`);
+  const token = login.json().data.accessToken as string;
+  const created = await app.inject({
+    method: 'POST', url: '/api/v1/client/policies/auto', headers: { ...headers, authorization: `Bearer ${token}` },
+    payload: autoPolicyBody(dayOffset(10), dayOffset(374)),
+  });
+  if (created.statusCode !== 201) throw new Error(`template policy: ${created.statusCode} ${created.body}`);
+  await app.close();
+  const templateId = created.json().data.id as string;
+  const { rows: [{ last }] } = await sql<{ last: string }>`select coalesce(max(last_value), 0) as last from tenant_sequences`.execute(db);
+
+  await loadPolicies(db, templateId, dataset, Number(last), (done) => {
+    send({ kind: 'progress', text: `${done} of ${dataset.policies} policies (${((performance.now() - started) / 1000).toFixed(0)} s)` });
+  });
+  await loadNotifications(db, 3, 200);
+  send({ kind: 'progress', text: 'analyze' });
+  await sql`analyze`.execute(db);
+  await sql`insert into bench_meta (options) values (${JSON.stringify(dataset)})`.execute(db);
+  return performance.now() - started;
+}
+
+async function fixtures(): Promise<Fixtures> {
+  const bench = await db.selectFrom('clients').select(['id', 'tenant_id']).where('email', '=', BENCH_EMAIL).executeTakeFirstOrThrow();
+  const policyIds = (await db.selectFrom('policies').select('id').where('client_id', '=', bench.id).orderBy('created_at', 'desc').limit(2000).execute())
+    .map((r) => r.id);
+  const invoiceIds = (await db.selectFrom('invoices').select('id').where('client_id', '=', bench.id).limit(2000).execute()).map((r) => r.id);
+  const unpaidInvoiceIds = (await sql<{ id: string }>`select i.id from invoices i where i.client_id = ${bench.id}::uuid
+      and not exists (select 1 from transactions t where t.invoice_id = i.id) limit 5000`.execute(db)).rows.map((r) => r.id);
+  const usernames = (await db.selectFrom('clients').select('email').where('tenant_id', '=', bench.tenant_id).where('email', 'is not', null)
+    .orderBy('email').limit(5000).execute()).map((r) => r.email!);
+  const startDate: [string, string] = [dayOffset(-365), dayOffset(0)];
+  const { rows: [{ matching }] } = await sql<{ matching: string }>`select count(*) as matching from policies
+    where client_id = ${bench.id}::uuid and state = ${STATES[0]} and product_id = ${AUTO_PRODUCTS[0]}::uuid
+      and start_date between ${startDate[0]}::date and ${startDate[1]}::date`.execute(db);
+  return {
+    apiKey: config.sandboxApiKey, productId: AUTO_PRODUCTS[0], policyIds, unpaidInvoiceIds, invoiceIds,
+    usernames: [BENCH_EMAIL, ...usernames.filter((u) => u !== BENCH_EMAIL)], password: BENCH_PASSWORD,
+    listFilter: { state: STATES[0], productId: AUTO_PRODUCTS[0], startDate, matching: Number(matching) },
+    clientPolicies: options.dataset.clientPolicies,
+  };
+}
+
+/** The baseline: one primary-key SELECT of a product through the same driver, answered as JSON, nothing else. */
+async function baseline() {
+  const app = Fastify({ logger: false });
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
+    app.addHook('onClose', () => pool.end());
+    app.get('/products/:id', async (request) => {
+      const { rows } = await pool.query('select * from products where id = $1', [(request.params as { id: string }).id]);
+      return { data: rows[0] };
+    });
+  } else {
+    app.get('/products/:id', async (request) => {
+      const { rows } = await sql`select * from products where id = ${(request.params as { id: string }).id}::uuid`.execute(db);
+      return { data: rows[0] };
+    });
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+try {
+  if (options.role === 'load') {
+    const loadedInMs = await load();
+    await database.close();
+    process.send!({ kind: 'loaded', loadedInMs } satisfies ServerMessage, () => process.exit(0));
+  }
+  process.env.TRUST_PROXY = 'true';
+  const api = await buildApp({ config, db, logger: false });
+  await api.listen({ port: 0, host: '127.0.0.1' });
+  const bare = await baseline();
+  process.on('message', async (message: { kind: string }) => {
+    if (message.kind === 'count') process.send!({ kind: 'count', statements: options.databaseUrl ? statements : null } satisfies ServerMessage);
+    if (message.kind !== 'stop') return;
+    await api.close();
+    await bare.app.close();
+    await database.close();
+    process.exit(0);
+  });
+  send({ kind: 'ready', api: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}/api/v1`, baseline: bare.url, fixtures: await fixtures() });
+} catch (error) {
+  await database.close().catch(() => {});
+  process.send!({ kind: 'failed', error: (error as Error).stack ?? String(error) } satisfies ServerMessage, () => process.exit(1));
+}

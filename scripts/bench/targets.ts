@@ -1,0 +1,64 @@
+/**
+ * The issue's targets, as ratios to the baseline measured in the same run (benchmarks, not timed
+ * tests): each case's verdict, with the reason it is met or not. A case that got any non-2xx
+ * answer or connection error is flagged whatever its speed: a bench of 401s measures nothing.
+ */
+
+export type Target =
+  | { kind: 'throughput'; min: number }
+  | { kind: 'latency'; maxP99: number }
+  | { kind: 'memory'; maxRssMb: number; atPolicies: number }
+  | { kind: 'none'; why: string };
+
+export interface Figures {
+  requestsPerSecond: number; p50Ms: number; p99Ms: number; total: number; non2xx: number; errors: number; statusCodes: Record<string, number>;
+}
+
+export interface ExportFigures { status: number; bytes: number; seconds: number; policies: number; rssBeforeMb: number | null; peakRssMb: number | null }
+
+interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
+export type CaseReport =
+  | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null } & Verdict)
+  | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict);
+
+function flag(f: Figures): string | null {
+  if (f.total === 0) return 'no request was answered';
+  if (f.non2xx > 0 || f.errors > 0) return `${f.non2xx} non-2xx answers and ${f.errors} errors of ${f.total} (status codes ${JSON.stringify(f.statusCodes)})`;
+  return null;
+}
+
+export function judge(name: string, target: Target, api: Figures | undefined, baseline: Figures | undefined,
+  statementsPerRequest: number | null, smoke: boolean, exported?: ExportFigures): CaseReport {
+  if (exported) {
+    const flagged = exported.status !== 200 || exported.bytes === 0 ? `the export answered ${exported.status} with ${exported.bytes} bytes` : null;
+    const t = target as Extract<Target, { kind: 'memory' }>;
+    let met: boolean | null = null;
+    let reason: string;
+    const peak = exported.peakRssMb;
+    const figures = `${exported.policies} policies in ${exported.seconds.toFixed(1)} s (${(exported.bytes / 2 ** 20).toFixed(1)} MB), `
+      + `server RSS ${exported.rssBeforeMb?.toFixed(0) ?? 'n/a'} MB before, peak ${peak?.toFixed(0) ?? 'n/a'} MB`;
+    if (smoke) reason = `smoke run, not judged: ${figures}`;
+    else if (peak === null) reason = `not judged: no /proc to read the server's RSS from; ${figures}`;
+    else if (exported.policies < t.atPolicies) reason = `not judged: the target is for ${t.atPolicies} policies, this run exported ${figures}`;
+    else { met = peak < t.maxRssMb; reason = `${figures}; target peak < ${t.maxRssMb} MB`; }
+    return { kind: 'export', name: `Excel export (${exported.policies} policies, with assets)`, export: exported, target, met, reason, flagged };
+  }
+  const a = api!;
+  const b = baseline!;
+  const ratio = b.requestsPerSecond > 0 ? a.requestsPerSecond / b.requestsPerSecond : 0;
+  const p99Ratio = b.p99Ms > 0 ? a.p99Ms / b.p99Ms : Infinity;
+  const flagged = flag(a) ?? (flag(b) ? `baseline: ${flag(b)}` : null);
+  const trips = statementsPerRequest === null ? '' : `; ${statementsPerRequest.toFixed(1)} statements sent to the database a request (BEGIN/COMMIT included)`;
+  let met: boolean | null = null;
+  let reason: string;
+  if (target.kind === 'none') reason = `no target: ${target.why}`;
+  else if (smoke) reason = 'smoke run, not judged';
+  else if (target.kind === 'throughput') {
+    met = ratio >= target.min;
+    reason = `${ratio.toFixed(2)}x the baseline's req/s, target >= ${target.min}x${met ? '' : trips}`;
+  } else if (target.kind === 'latency') {
+    met = p99Ratio <= target.maxP99;
+    reason = `p99 ${a.p99Ms.toFixed(0)} ms is ${p99Ratio.toFixed(1)}x the baseline's ${b.p99Ms.toFixed(0)} ms, target <= ${target.maxP99}x${met ? '' : trips}`;
+  } else reason = 'not an HTTP target';
+  return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, statementsPerRequest, target, met, reason, flagged };
+}
