@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { artifacts, httpGet, launchBrowser, repoDir, serveSite, startApi, type Running } from './support.js';
+import { artifacts, freePort, httpGet, launchBrowser, repoDir, serveSite, startApi, type Running } from './support.js';
 
 let site: Running;
 let api: Running & { specUrl: string; output: () => string };
@@ -153,6 +153,61 @@ describe('a generated operation page', () => {
     await expect(menu.locator('a[aria-current="page"]').innerText()).resolves.toBe(listVehicles.summary);
     await expect(menu.locator('.menu__link--sublist.menu__link--active').allInnerTexts()).resolves.toEqual(['Policies', 'Vehicles']);
     await expect(page.locator('.openapi-security__details a').first().getAttribute('href')).resolves.toMatch(/^\/docs\/authentication/);
+  });
+});
+
+describe('Send API Request against the API the reader names', () => {
+  /** Opens the Base URL box of the page's request panel and sets its baseUrl variable. */
+  async function setBaseUrl(page: Page, baseUrl: string) {
+    const box = page.locator('details.openapi-explorer__details-container', { has: page.locator('summary', { hasText: 'Base URL' }) });
+    // The theme shows its Edit and Hide buttons while the pointer is over the box.
+    await box.locator('.openapi-explorer__floating-btn').hover();
+    await box.getByRole('button', { name: 'Edit' }).click();
+    await box.locator('select').selectOption({ index: 0 }); // the first server: `{baseUrl}`, the reader's
+    await box.locator('input.openapi-explorer__form-item-input').fill(baseUrl);
+    await box.locator('.openapi-explorer__floating-btn').hover();
+    await box.getByRole('button', { name: 'Hide' }).click();
+    await expect(box.locator('.openapi-explorer__server-url').innerText()).resolves.toBe(baseUrl);
+  }
+
+  it('calls the API at the base URL the reader sets (not localhost:3000), and keeps it on the next page of the tab', async () => {
+    expect(new URL(api.url).port).not.toBe('3000');
+    const { page } = await open('/docs/system/health');
+    await setBaseUrl(page, api.url);
+    const call = page.waitForResponse((r) => r.url() === `${api.url}/health`);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    expect((await call).status()).toBe(200);
+    const panel = page.locator('.openapi-explorer__response-container');
+    await panel.locator('.openapi-tabs__code-item, [role="tab"]', { hasText: '200' }).first().waitFor();
+    await expect(panel.innerText()).resolves.toMatch(/"status":\s*"ok"/);
+    await expect(panel.locator('[role="alert"]').count()).resolves.toBe(0);
+    await shot(page, 'send-request-reader-base-url');
+    // The theme keeps the choice for the tab (sessionStorage): the next operation page calls there too.
+    await open('/docs/system/openapi-document', page);
+    await expect(page.locator('.openapi-explorer__server-url').innerText()).resolves.toBe(api.url);
+    const next = page.waitForResponse((r) => r.url() === `${api.url}/openapi.json`);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    expect((await next).status()).toBe(200);
+  });
+
+  it('shows a visible error in the response panel when nothing answers at the base URL', async () => {
+    const unreachable = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const { page } = await open('/docs/system/health');
+    await setBaseUrl(page, unreachable);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    const alert = page.locator('.openapi-explorer__response-container [role="alert"]');
+    await alert.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await alert.innerText();
+    expect(text).toContain(`The request failed: no answer from ${unreachable}`);
+    expect(text).toMatch(/Unable to reach the server/);
+    expect(text).toContain('CORS_ORIGINS');
+    // Not the theme's "Click the Send API Request button" placeholder, which it showed alone before.
+    await expect(page.locator('.openapi-explorer__response-placeholder-message').count()).resolves.toBe(0);
+    await shot(page, 'send-request-unreachable');
+    // Clear empties the panel back to its placeholder.
+    await page.locator('.openapi-explorer__response-clear-btn').click();
+    await expect(alert.count()).resolves.toBe(0);
+    await page.locator('.openapi-explorer__response-placeholder-message').waitFor();
   });
 });
 
