@@ -243,6 +243,47 @@ describe('/api-reference', () => {
     await shot(page, 'api-reference');
   });
 
+  it('loads the API whose base URL the reader types, and "Try it out" calls that API (first in Servers)', async () => {
+    const builtWith = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
+    const page = await context.newPage();
+    await page.route(builtWith, (route) => route.abort()); // whatever listens there is not ours
+    await open('/api-reference', page);
+    const field = page.getByLabel('API base URL');
+    await expect(field.inputValue()).resolves.toBe(builtWith.replace(/\/openapi\.json$/, ''));
+    await field.fill(`${api.url}/`);
+    const specRequest = page.waitForResponse((r) => r.url() === api.specUrl);
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    expect((await specRequest).status()).toBe(200);
+    expect(new URL(page.url()).searchParams.get('url')).toBe(api.specUrl);
+    await expect(field.inputValue()).resolves.toBe(api.url);
+    // The API the contract came from is the first server and the one selected; the contract's follow.
+    const servers = page.locator('.servers select');
+    await servers.waitFor();
+    await expect(servers.locator('option').allInnerTexts()).resolves.toEqual(
+      [api.url, ...contract.servers.map((server: { url: string }) => server.url)].map((url) => expect.stringContaining(url)),
+    );
+    await expect(servers.inputValue()).resolves.toBe(api.url);
+    // Try it out on GET /health (scrolling until swagger-ui has rendered its block).
+    const operation = page.locator('#operations-System-getHealth');
+    for (let step = 0; step < 400 && (await operation.count()) === 0; step += 1) {
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(30);
+    }
+    await operation.locator('.opblock-summary-control').click();
+    await operation.getByRole('button', { name: /Try it out/ }).click();
+    const call = page.waitForResponse((r) => r.url() === `${api.url}/health`);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    expect((await call).status()).toBe(200);
+    await expect(operation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).resolves.toContain('200');
+    await shot(page, 'api-reference-reader-base-url');
+    // A call that gets no answer (here the contract's sandbox server, answered for) says so visibly.
+    const sandbox = contract.servers[0].url as string;
+    await page.route(`${sandbox}/health`, (route) => route.abort());
+    await servers.selectOption(sandbox);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    await operation.getByText(/Failed to fetch/).first().waitFor();
+  });
+
   it('defaults to the URL the site was built with (API_SPEC_URL, else the API\'s default address)', async () => {
     const builtWith = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
     const page = await context.newPage();
