@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Config } from '@docusaurus/types';
@@ -9,11 +9,33 @@ import { apiPageMarkdown, sidebarDocItem } from './src/openapi/generators';
 // The contract the per-operation pages are generated from: the bundle `npm run generate` writes in
 // the repository root (committed, drift-checked in CI).
 const SPEC_PATH = '../generated/openapi.json';
+const contract = JSON.parse(readFileSync(path.resolve(__dirname, SPEC_PATH), 'utf8'));
 
 // Where /api-reference fetches the live contract from, in the browser. Set API_SPEC_URL when
 // building for another environment; a reader can also point the page elsewhere with ?url=.
 const API_SPEC_URL = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
 const REPO_URL = process.env.DOCS_REPO_URL || 'https://github.com/coverline/coverline-api';
+
+// The "Send API Request" panel calls the server chosen in its Base URL box, which lists the
+// contract's servers. The docs put one more first: `{baseUrl}`, a server variable the reader edits
+// (Edit, then type the address of any running Coverline API), kept by the theme for the browser tab.
+// The theme's own mechanism for a base URL it cannot know (the plugin reads `servers` as given), so
+// the operation pages are generated from the contract plus this server; the contract is unchanged.
+// API_BASE_URL sets its default when building for another environment (else the sandbox server).
+const API_BASE_URL = process.env.API_BASE_URL || contract.servers?.[0]?.url || 'http://localhost:3000/api/v1';
+const DOCS_SPEC_PATH = path.resolve(__dirname, '.docusaurus/openapi-with-reader-server.json');
+mkdirSync(path.dirname(DOCS_SPEC_PATH), { recursive: true });
+writeFileSync(DOCS_SPEC_PATH, JSON.stringify({
+  ...contract,
+  servers: [
+    {
+      url: '{baseUrl}',
+      description: 'Your Coverline API: set baseUrl to its address, up to /api/v1 (the API must allow this site\'s origin: CORS_ORIGINS)',
+      variables: { baseUrl: { default: API_BASE_URL, description: 'The API\'s base URL, e.g. http://localhost:3000/api/v1' } },
+    },
+    ...(contract.servers ?? []),
+  ],
+}));
 const SITE_URL = process.env.DOCS_SITE_URL || 'https://developers.coverline.example';
 
 // Hand-written stand-ins for pages the surface map gives to an operation (createPolicy's page is the
@@ -21,9 +43,7 @@ const SITE_URL = process.env.DOCS_SITE_URL || 'https://developers.coverline.exam
 // address and the stand-in is left out of the build.
 const STAND_INS: Record<string, string> = { 'category/create-policy': 'category/create-policy.mdx' };
 const contractSlugs = new Set<string>();
-for (const item of Object.values<Record<string, { 'x-doc-slug'?: string }>>(
-  JSON.parse(readFileSync(path.resolve(__dirname, SPEC_PATH), 'utf8')).paths,
-)) {
+for (const item of Object.values<Record<string, { 'x-doc-slug'?: string }>>(contract.paths)) {
   for (const op of Object.values(item)) if (op && typeof op === 'object' && op['x-doc-slug']) contractSlugs.add(op['x-doc-slug']);
 }
 const replacedStandIns = Object.entries(STAND_INS).filter(([slug]) => contractSlugs.has(slug)).map(([, file]) => file);
@@ -80,7 +100,7 @@ const config: Config = {
         docsPluginId: 'classic',
         config: {
           coverline: {
-            specPath: SPEC_PATH,
+            specPath: DOCS_SPEC_PATH,
             outputDir: 'docs/api',
             // Front matter (the page's address from x-doc-slug) and body of each operation page.
             template: 'src/openapi/api.mustache',
@@ -114,6 +134,9 @@ const config: Config = {
   ],
 
   themeConfig: {
+    // Where the Send API Request panel keeps what the reader enters (credentials, and the Base URL
+    // box's server and baseUrl): this browser tab only, so a key typed here does not outlive it.
+    api: { authPersistence: 'sessionStorage' },
     colorMode: { defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: false },
     announcementBar: {
       id: 'docs-2-1-0',

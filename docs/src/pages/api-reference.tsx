@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import BrowserOnly from '@docusaurus/BrowserOnly';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import Heading from '@theme/Heading';
@@ -21,6 +21,38 @@ function specUrl(builtWith: string): string {
   return builtWith;
 }
 
+/** The API's base URL for a contract it serves: `…/api/v1/openapi.json` -> `…/api/v1`. */
+function baseUrlOf(spec: string): string {
+  const url = new URL(spec);
+  url.search = '';
+  url.hash = '';
+  return url.pathname.endsWith('/openapi.json') ? url.href.slice(0, -'/openapi.json'.length) : new URL('.', url).href.replace(/\/$/, '');
+}
+
+/**
+ * A swagger-ui plugin: the API the contract was loaded from comes first in its Servers list, so
+ * "Try it out" calls that API (the contract's own servers, the sandbox on localhost:3000 first, follow).
+ */
+function serverLoadedFrom(baseUrl: string) {
+  type Spec = Record<string, unknown> & { servers?: { url?: string; description?: string }[] };
+  return () => ({
+    statePlugins: {
+      spec: {
+        wrapActions: {
+          // Only a contract (a failed load passes `{}`, which must stay empty for swagger-ui to say so).
+          updateJsonSpec: (original: (spec: Spec) => unknown) => (spec: Spec) => original(!spec || !('openapi' in spec) ? spec : {
+            ...spec,
+            servers: [
+              { url: baseUrl, description: 'the API this reference was loaded from' },
+              ...(Array.isArray(spec.servers) ? spec.servers.filter((server) => server?.url !== baseUrl) : []),
+            ],
+          }),
+        },
+      },
+    },
+  });
+}
+
 function Reference({ builtWith }: { builtWith: string }): ReactNode {
   // swagger-ui touches `window` as it loads, so it is only ever loaded in the browser.
   /* eslint-disable @typescript-eslint/no-require-imports */
@@ -28,14 +60,30 @@ function Reference({ builtWith }: { builtWith: string }): ReactNode {
   require('swagger-ui-react/swagger-ui.css');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const url = specUrl(builtWith);
+  const baseUrl = baseUrlOf(url);
+  const plugins = useMemo(() => [serverLoadedFrom(baseUrl)], [baseUrl]);
   return (
     <>
+      {/* A plain GET form: the page reloads with ?url=<base URL>/openapi.json, an address to bookmark or share. */}
+      <form
+        className="api-reference__base-url"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const typed = String(new FormData(event.currentTarget).get('baseUrl') ?? '').trim().replace(/\/+$/, '');
+          window.location.search = `?url=${encodeURIComponent(`${typed}/openapi.json`)}`;
+        }}
+      >
+        <label htmlFor="api-base-url">API base URL</label>
+        <input id="api-base-url" name="baseUrl" type="url" required defaultValue={baseUrl} placeholder="http://localhost:3000/api/v1" />
+        <button type="submit" className="button button--primary button--sm">Load</button>
+      </form>
       <p className="api-reference__source">
-        Loaded in your browser from <a href={url}><code>{url}</code></a>, the contract the running API serves.
-        Start the API (<code>npm start</code> in the API repository) if it does not load, or add{' '}
-        <code>?url=&lt;address of an openapi.json&gt;</code> to this page&apos;s address to read another one.
+        Loaded in your browser from <a href={url}><code>{url}</code></a>, the contract the running API serves;
+        &quot;Try it out&quot; calls <code>{baseUrl}</code> (first in Servers). Start the API (<code>npm start</code>{' '}
+        in the API repository) if it does not load, or give the base URL of another one above (it must allow
+        this site&apos;s origin: <code>CORS_ORIGINS</code>).
       </p>
-      <SwaggerUI url={url} docExpansion="list" deepLinking displayOperationId tryItOutEnabled={false} />
+      <SwaggerUI url={url} plugins={plugins} docExpansion="list" deepLinking displayOperationId tryItOutEnabled={false} />
     </>
   );
 }
