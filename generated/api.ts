@@ -7086,12 +7086,12 @@ export interface components {
             claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
             /**
              * Format: date
-             * @example 2026-12-02
+             * @example 2026-11-02
              */
             dateOfLoss: string | null;
             /**
              * Format: date
-             * @example 2026-12-03
+             * @example 2026-11-03
              */
             dateOfNotification: string;
             /**
@@ -7135,12 +7135,12 @@ export interface components {
             meta: components["schemas"]["ClaimMeta"];
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             updatedAt: string;
         };
@@ -8882,12 +8882,12 @@ export interface components {
             currency: string;
             /**
              * Format: date
-             * @example 2026-12-03
+             * @example 2026-11-03
              */
             dateOfNotification: string;
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             createdAt: string;
         };
