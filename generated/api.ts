@@ -7266,7 +7266,7 @@ export interface components {
         PolicyClosureReason: string;
         /**
          * @description Anything else the reviewer should know (up to 2,000 characters).
-         * @example The buyer took the car on 28 November; the sale letter is attached.
+         * @example The buyer took the car last week; the sale letter is attached.
          */
         PolicyClosureNotes: string | null;
         /**
