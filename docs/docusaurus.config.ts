@@ -1,14 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Config } from '@docusaurus/types';
 import type * as OpenApiPlugin from 'docusaurus-plugin-openapi-docs';
 import { themes as prismThemes } from 'prism-react-renderer';
+import { withExampleDatesFor } from '../server/platform/example-dates';
 import { apiPageMarkdown, sidebarDocItem } from './src/openapi/generators';
 
-// The contract the per-operation pages are generated from: the bundle `npm run generate` writes in
-// the repository root (committed, drift-checked in CI).
-const SPEC_PATH = '../generated/openapi.json';
+// The contract: the bundle `npm run generate` writes in the repository root (committed,
+// drift-checked in CI), its examples dated for the day in its info.x-examples-anchor-date.
+const BUNDLE_PATH = '../generated/openapi.json';
+const bundle = JSON.parse(readFileSync(path.resolve(__dirname, BUNDLE_PATH), 'utf8'));
+// The per-operation pages are generated from a copy with the examples' dates moved to the day of
+// the build, as the API serves its contract (server/platform/example-dates.ts): written on every
+// load of this file (gen-api-docs, build, start), never committed.
+const SPEC_PATH = '.openapi/openapi.json';
+mkdirSync(path.resolve(__dirname, path.dirname(SPEC_PATH)), { recursive: true });
+writeFileSync(path.resolve(__dirname, SPEC_PATH), `${JSON.stringify(withExampleDatesFor(bundle, new Date()), null, 2)}\n`);
 
 // Where /api-reference fetches the live contract from, in the browser. Set API_SPEC_URL when
 // building for another environment; a reader can also point the page elsewhere with ?url=.
@@ -21,9 +29,7 @@ const SITE_URL = process.env.DOCS_SITE_URL || 'https://developers.coverline.exam
 // address and the stand-in is left out of the build.
 const STAND_INS: Record<string, string> = { 'category/create-policy': 'category/create-policy.mdx' };
 const contractSlugs = new Set<string>();
-for (const item of Object.values<Record<string, { 'x-doc-slug'?: string }>>(
-  JSON.parse(readFileSync(path.resolve(__dirname, SPEC_PATH), 'utf8')).paths,
-)) {
+for (const item of Object.values<Record<string, { 'x-doc-slug'?: string }>>(bundle.paths)) {
   for (const op of Object.values(item)) if (op && typeof op === 'object' && op['x-doc-slug']) contractSlugs.add(op['x-doc-slug']);
 }
 const replacedStandIns = Object.entries(STAND_INS).filter(([slug]) => contractSlugs.has(slug)).map(([, file]) => file);
