@@ -39,7 +39,7 @@ const requestExamples = (operationId: string): Record<string, Json> => Object.fr
   Object.entries(resolve(operation(operationId).op.requestBody).content['application/json'].examples as Json)
     .map(([name, example]) => [name, structuredClone(resolve(example as Json).value)]));
 const send = (operationId: string, payload: Json, url = `/api/v1${operation(operationId).route}`) =>
-  h.call({ method: operation(operationId).method.toUpperCase(), url, token, payload });
+  h.call({ method: operation(operationId).method.toUpperCase() as 'POST' | 'PUT' | 'PATCH', url, token, payload });
 /** The answer's status, with its body when it is not the one expected (so a failure says why). */
 const outcome = (res: { statusCode: number; json(): any }, expected: number) =>
   ({ status: res.statusCode, body: res.statusCode === expected ? null : res.json() });
