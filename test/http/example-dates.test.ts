@@ -7,6 +7,7 @@ import { activePolicy, backdate, homePolicy, serverDay } from '../helpers/claims
 import { onlineProductId, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { file, multipart, PDF } from '../helpers/multipart.js';
+import { staffSession } from '../helpers/staff.js';
 
 /**
  * The examples as a reader sees them today (the served contract, the docs site: their dates moved
@@ -27,7 +28,7 @@ beforeAll(async () => {
   doc = documentForReaders(h.clock.now());
   token = (await signUp(h)).token;
   homeProductId = await onlineProductId(h, 'HOME');
-}, 120_000);
+}, 300_000);
 afterAll(async () => { await h.close(); });
 
 const resolve = (node: Json): Json => (node?.$ref ? resolve(node.$ref.split('/').slice(1).reduce((at: Json, key: string) => at[key.replace(/~1/g, '/')], doc)) : node);
@@ -38,8 +39,8 @@ const operation = (operationId: string) => operations().find(({ op }) => op.oper
 const requestExamples = (operationId: string): Record<string, Json> => Object.fromEntries(
   Object.entries(resolve(operation(operationId).op.requestBody).content['application/json'].examples as Json)
     .map(([name, example]) => [name, structuredClone(resolve(example as Json).value)]));
-const send = (operationId: string, payload: Json, url = `/api/v1${operation(operationId).route}`) =>
-  h.call({ method: operation(operationId).method.toUpperCase() as 'POST' | 'PUT' | 'PATCH', url, token, payload });
+const send = (operationId: string, payload: Json, url = `/api/v1${operation(operationId).route}`, as = token) =>
+  h.call({ method: operation(operationId).method.toUpperCase() as 'POST' | 'PUT' | 'PATCH', url, token: as, payload });
 /** The answer's status, with its body when it is not the one expected (so a failure says why). */
 const outcome = (res: { statusCode: number; json(): any }, expected: number) =>
   ({ status: res.statusCode, body: res.statusCode === expected ? null : res.json() });
@@ -91,6 +92,21 @@ describe('policy creates and quotes', () => {
   it('puts each cart example in the cart', async () => {
     for (const [name, example] of Object.entries(requestExamples('addCartItem'))) {
       expect({ name, ...outcome(await send('addCartItem', example), 201) }).toEqual({ name, status: 201, body: null });
+    }
+  });
+});
+
+describe('staff sales', () => {
+  it('quotes and creates each example policy for a client, as an executive', async () => {
+    const staff = await staffSession(h, 'exec');
+    const client = await signUp(h);
+    const { id: clientId } = await h.db.selectFrom('clients').select('id').where('email', '=', client.body.email as string).executeTakeFirstOrThrow();
+    for (const [operationId, expected] of [['quotePolicyForClient', 200], ['createPolicyForClient', 201]] as const) {
+      for (const [name, example] of Object.entries(requestExamples(operationId))) {
+        const url = `/api/v1${operation(operationId).route.replace('{id}', clientId)}`;
+        const res = await send(operationId, example, url, staff.token);
+        expect({ example: `${operationId} ${name}`, ...outcome(res, expected) }).toEqual({ example: `${operationId} ${name}`, status: expected, body: null });
+      }
     }
   });
 });
