@@ -4,12 +4,13 @@ import type * as Preset from '@docusaurus/preset-classic';
 import type { Config } from '@docusaurus/types';
 import type * as OpenApiPlugin from 'docusaurus-plugin-openapi-docs';
 import { themes as prismThemes } from 'prism-react-renderer';
+import { withExampleDatesFor } from '../server/platform/example-dates';
 import { apiPageMarkdown, sidebarDocItem } from './src/openapi/generators';
 
-// The contract the per-operation pages are generated from: the bundle `npm run generate` writes in
-// the repository root (committed, drift-checked in CI).
-const SPEC_PATH = '../generated/openapi.json';
-const contract = JSON.parse(readFileSync(path.resolve(__dirname, SPEC_PATH), 'utf8'));
+// The contract: the bundle `npm run generate` writes in the repository root (committed,
+// drift-checked in CI), its examples dated for the day in its info.x-examples-anchor-date.
+const BUNDLE_PATH = '../generated/openapi.json';
+const contract = JSON.parse(readFileSync(path.resolve(__dirname, BUNDLE_PATH), 'utf8'));
 
 // Where /api-reference fetches the live contract from, in the browser. Set API_SPEC_URL when
 // building for another environment; a reader can also point the page elsewhere with ?url=.
@@ -22,11 +23,13 @@ const REPO_URL = process.env.DOCS_REPO_URL || 'https://github.com/coverline/cove
 // The theme's own mechanism for a base URL it cannot know (the plugin reads `servers` as given), so
 // the operation pages are generated from the contract plus this server; the contract is unchanged.
 // API_BASE_URL sets its default when building for another environment (else the sandbox server).
+// The copy's examples have their dates moved to the day of the build, as the API serves its
+// contract (server/platform/example-dates.ts); written on every load of this file, never committed.
 const API_BASE_URL = process.env.API_BASE_URL || contract.servers?.[0]?.url || 'http://localhost:3000/api/v1';
 const DOCS_SPEC_PATH = path.resolve(__dirname, '.docusaurus/openapi-with-reader-server.json');
 mkdirSync(path.dirname(DOCS_SPEC_PATH), { recursive: true });
 writeFileSync(DOCS_SPEC_PATH, JSON.stringify({
-  ...contract,
+  ...withExampleDatesFor(contract, new Date()),
   servers: [
     {
       url: '{baseUrl}',

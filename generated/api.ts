@@ -6755,12 +6755,12 @@ export interface components {
             currency: string;
             /**
              * Format: date
-             * @example 2026-11-21
+             * @example 2026-10-01
              */
             startDate: string;
             /**
              * Format: date
-             * @example 2027-11-20
+             * @example 2027-09-30
              */
             endDate: string;
         };
@@ -6965,7 +6965,7 @@ export interface components {
             recipient: string;
             /**
              * Format: date
-             * @example 2026-12-20
+             * @example 2026-11-20
              */
             paymentDate: string;
             paymentMethod: components["schemas"]["PaymentMethod"];
@@ -6985,7 +6985,7 @@ export interface components {
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
-             * @example 2026-12-20T14:00:00.000Z
+             * @example 2026-11-20T14:00:00.000Z
              */
             createdAt: string;
         };
@@ -7019,7 +7019,7 @@ export interface components {
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
-             * @example 2026-12-10T11:00:00.000Z
+             * @example 2026-11-10T11:00:00.000Z
              */
             createdAt: string;
         };
@@ -7047,7 +7047,7 @@ export interface components {
             staffMember: components["schemas"]["StaffReference"] | null;
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             createdAt: string;
         };
@@ -7086,12 +7086,12 @@ export interface components {
             claimType: components["schemas"]["MicroInsuranceClaimType"] | null;
             /**
              * Format: date
-             * @example 2026-12-02
+             * @example 2026-11-02
              */
             dateOfLoss: string | null;
             /**
              * Format: date
-             * @example 2026-12-03
+             * @example 2026-11-03
              */
             dateOfNotification: string;
             /**
@@ -7135,12 +7135,12 @@ export interface components {
             meta: components["schemas"]["ClaimMeta"];
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             updatedAt: string;
         };
@@ -7266,7 +7266,7 @@ export interface components {
         PolicyClosureReason: string;
         /**
          * @description Anything else the reviewer should know (up to 2,000 characters).
-         * @example The buyer took the car on 28 November; the sale letter is attached.
+         * @example The buyer took the car last week; the sale letter is attached.
          */
         PolicyClosureNotes: string | null;
         /**
@@ -8882,12 +8882,12 @@ export interface components {
             currency: string;
             /**
              * Format: date
-             * @example 2026-12-03
+             * @example 2026-11-03
              */
             dateOfNotification: string;
             /**
              * Format: date-time
-             * @example 2026-12-03T10:15:00.000Z
+             * @example 2026-11-03T10:15:00.000Z
              */
             createdAt: string;
         };
@@ -9244,7 +9244,7 @@ export interface components {
             /**
              * Format: date
              * @description The day the insurer was told of the loss. Today when not sent; not before `dateOfLoss` and not in the future.
-             * @example 2026-12-03
+             * @example 2026-11-03
              */
             dateOfNotification?: string;
             /**
@@ -9280,7 +9280,7 @@ export interface components {
             /**
              * Format: date
              * @description The day of the loss; inside the policy's cover (`startDate` to `endDate`) and not in the future.
-             * @example 2026-12-02
+             * @example 2026-11-02
              */
             dateOfLoss: string;
             /**

@@ -1,5 +1,7 @@
-import { publishedDocument } from '../../server/platform/openapi.js';
 import type { Handler } from '../../server/platform/handler-types.js';
 
-/** The bundled contract, as SDK generators and the docs site read it. */
-export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async () => publishedDocument() as any;
+/**
+ * The bundled contract, as SDK generators and the docs site read it, with its examples dated from
+ * the day the server started (made once, `servedContract`).
+ */
+export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async (ctx) => ctx.servedContract as any;

@@ -5,7 +5,7 @@ import type { Config } from '../platform/config.js';
 import type { Services } from '../platform/context.js';
 import type { Db } from '../platform/db/database.js';
 import { outboxNotifier, type Notifier } from '../platform/notifier.js';
-import { API_PREFIX } from '../platform/openapi.js';
+import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
 import type { AccessTokenClaims } from './security.js';
@@ -35,10 +35,11 @@ export const services = fp(async (app, options: ServiceOptions) => {
     const { exp } = app.jwt.decode<{ exp: number }>(token)!;
     return { token, expiresAt: new Date(exp * 1000) };
   };
+  const clock = options.clock ?? systemClock;
   const made: Services = {
     config,
     db,
-    clock: options.clock ?? systemClock,
+    clock,
     notifier: options.notifier ?? outboxNotifier,
     storage: createStorage(config),
     payments: options.payments ?? sandboxProvider(config),
@@ -47,6 +48,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
       if (answer.statusCode >= 300) app.log.warn({ provider, statusCode: answer.statusCode, answer: answer.body }, 'payment webhook refused');
       return { statusCode: answer.statusCode, body: answer.body };
     },
+    servedContract: documentForReaders(clock.now()),
     signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
   };

@@ -56,6 +56,11 @@ export interface Services {
    * provider reaches (signature checked on the raw bytes): how the sandbox provider reports.
    */
   deliverWebhook(provider: string, delivery: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number; body: string }>;
+  /**
+   * The contract as readers get it (`GET /openapi.json`): the bundle with its examples' dates moved
+   * from their anchor day to the day the app started (`documentForReaders`), made once.
+   */
+  servedContract: Record<string, unknown>;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */

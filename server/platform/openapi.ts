@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withExampleDatesFor } from './example-dates.js';
 
 /** The bundled contract (generated/openapi.json) and what the server derives from it. */
 
@@ -13,6 +14,19 @@ export function publishedDocument(): { openapi: string; info: { version: string 
 }
 
 export const apiVersion = () => publishedDocument().info.version;
+
+let forReaders: { day: string; doc: Record<string, unknown> } | undefined;
+
+/**
+ * The contract as readers are shown it (`GET /openapi.json`): the bundle with its examples' dates
+ * moved from their anchor day to `today` (`withExampleDatesFor`). One copy per day, shared by every
+ * app started that day.
+ */
+export function documentForReaders(today: Date): Record<string, unknown> {
+  const day = today.toISOString().slice(0, 10);
+  if (forReaders?.day !== day) forReaders = { day, doc: withExampleDatesFor(publishedDocument(), today) };
+  return forReaders.doc;
+}
 
 /** Where the API is mounted: every operation's path starts with it. */
 export const API_PREFIX = '/api/v1';

@@ -10,6 +10,8 @@ import { loadConfig, type Config } from '../../server/platform/config.js';
 import { openDatabase, type Db } from '../../server/platform/db/database.js';
 import { migrateToLatest } from '../../server/platform/db/migrate.js';
 import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
+import { examplesAnchorDate } from '../../server/platform/example-dates.js';
+import { publishedDocument } from '../../server/platform/openapi.js';
 import { conformanceProblems, operationFor, watchResponseDrift } from './contract.js';
 
 /** A clock tests move by hand. */
@@ -22,10 +24,12 @@ export class TestClock implements Clock {
 }
 
 /**
- * The day the contract's examples are written for: their policy dates start after it. Suites that
- * send the examples as they are (the fuzzer, the access matrix) set their clock to it.
+ * The day the contract's examples are written for (its `info.x-examples-anchor-date`), at 09:00
+ * UTC: their policy dates start after it, their claims' losses are before it. Suites that send the
+ * examples as the committed bundle has them (the fuzzer, the access matrix) set their clock to it;
+ * examples as readers see them (moved to today, `withExampleDatesFor`) need no clock set.
  */
-export const EXAMPLES_DAY = '2026-11-21T09:00:00Z';
+export const EXAMPLES_DAY = `${examplesAnchorDate(publishedDocument())}T09:00:00Z`;
 
 export interface Harness {
   app: FastifyInstance;
