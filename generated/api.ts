@@ -4676,7 +4676,7 @@ export interface components {
             /** @description What is insured; the shape depends on `policyType`. */
             assets: Record<string, never>[];
         };
-        /** @description An amount of money in the policy's currency, with at most two decimal places. */
+        /** @description An amount of money in the policy's currency, with at most two decimal places. At most 9999999999999.99: it fits the money columns (numeric(18,2)), and every amount in cents up to it reads back unchanged from a JSON number (at most 15 significant digits). */
         MoneyAmount: number;
         /**
          * @description The motor cover bought for a vehicle.
@@ -6676,7 +6676,7 @@ export interface components {
         TransactionPage: components["schemas"]["Pagination"] & {
             data?: components["schemas"]["Transaction"][];
         };
-        /** @description An amount of money, with at most two decimal places. */
+        /** @description An amount of money, with at most two decimal places. At most 9999999999999.99: it fits the money columns (numeric(18,2)), and every amount in cents up to it reads back unchanged from a JSON number (at most 15 significant digits). */
         MoneyValue: number;
         /**
          * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
@@ -9993,6 +9993,13 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before trying again. */
                 "Retry-After"?: number;
+                /** @description Attempts the limit that was hit allows in one window (IETF draft RateLimit header fields). */
+                "RateLimit-Limit"?: number;
+                /** @description Attempts left in this window; always 0 on a 429. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window ends and attempts are counted afresh (the same as `Retry-After`). */
+                "RateLimit-Reset"?: number;
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -10797,7 +10804,14 @@ export interface components {
         PaymentProviderName: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Sent when the request's `Origin` is one the server allows (`CORS_ORIGINS`; outside production
+         *     by default the local developer site), so a page of that origin may read the answer. Absent otherwise.
+         * @example http://localhost:3001
+         */
+        AccessControlAllowOrigin: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -11596,6 +11610,7 @@ export interface operations {
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13188,6 +13203,7 @@ export interface operations {
             /** @description The logo's bytes. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Logos may be cached for a short while.
                      * @example public, max-age=300
@@ -14987,6 +15003,7 @@ export interface operations {
             /** @description The document's bytes. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Always `attachment`, with the document's name (an ASCII fallback in `filename`, the exact name in `filename*`).
                      * @example attachment; filename="ghana-card.pdf"
@@ -17194,6 +17211,7 @@ export interface operations {
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17222,6 +17240,7 @@ export interface operations {
             /** @description The receipt, a PDF document. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Always `attachment`, named after the receipt number.
                      * @example attachment; filename="receipt-RCT-0007.pdf"
@@ -17888,6 +17907,7 @@ export interface operations {
             /** @description Answered; back to the checkout page, which shows the result. */
             303: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description The checkout page's path.
                      * @example /api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
@@ -17973,6 +17993,7 @@ export interface operations {
             /** @description Answered; back to the prompt page, which shows the result. */
             303: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description The prompt page's path.
                      * @example /api/v1/sandbox/mobile-money/sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
