@@ -4240,6 +4240,7 @@ export interface components {
         /** @description The envelope of every successful answer that carries data. `data` is the resource, or the list of resources. */
         ApiResponse: {
             /**
+             * Format: int32
              * @description The HTTP status, repeated.
              * @example 200
              */
@@ -4422,6 +4423,7 @@ export interface components {
             /** @description The 10 newest notifications (all of them through `GET /staff/me/notifications`). */
             notifications: components["schemas"]["Notification"][];
             /**
+             * Format: int32
              * @description How many notifications are unread.
              * @example 2
              */
@@ -4451,6 +4453,7 @@ export interface components {
         /** @description The one error shape of every 4xx and 5xx answer. */
         ErrorResponse: {
             /**
+             * Format: int32
              * @description The HTTP status, repeated.
              * @example 400
              */
@@ -4473,7 +4476,10 @@ export interface components {
         };
         /** @description The answer of a call whose result is only a confirmation. */
         MessageResponse: {
-            /** @example 200 */
+            /**
+             * Format: int32
+             * @example 200
+             */
             statusCode: number;
             /** @constant */
             success: true;
@@ -4670,7 +4676,7 @@ export interface components {
             /** @description What is insured; the shape depends on `policyType`. */
             assets: Record<string, never>[];
         };
-        /** @description An amount of money in the policy's currency, with at most two decimal places. */
+        /** @description An amount of money in the policy's currency, with at most two decimal places. At most 9999999999999.99: it fits the money columns (numeric(18,2)), and every amount in cents up to it reads back unchanged from a JSON number (at most 15 significant digits). */
         MoneyAmount: number;
         /**
          * @description The motor cover bought for a vehicle.
@@ -4741,13 +4747,19 @@ export interface components {
             registrationNo: string;
             /** @example JTDBR32E720123456 */
             chassisNumber?: string;
-            /** @description Engine size in cc. */
+            /**
+             * Format: int32
+             * @description Engine size in cc.
+             */
             cubicCapacity: number;
+            /** Format: int32 */
             mileage?: number;
+            /** Format: int32 */
             seats: number;
             /** @description A code from `GET /client/vehicles/body-types`., examples: [SALOON] */
             bodyType: string;
             usage: components["schemas"]["VehicleUsage"];
+            /** Format: int32 */
             noClaimDiscountYears?: number;
             /** @description Percent; see the allowed rates above. */
             noClaimDiscountRate?: number;
@@ -4767,11 +4779,20 @@ export interface components {
             cubicCapacityRate?: number;
             /** @description Loading in percent for vehicle age; left out, the tariff's bands apply. */
             oldAgeLoadingRate?: number;
-            /** @description Not later than the current year. */
+            /**
+             * Format: int32
+             * @description Not later than the current year.
+             */
             yearOfMake?: number;
-            /** @description Not later than the current year. */
+            /**
+             * Format: int32
+             * @description Not later than the current year.
+             */
             yearOfPurchase?: number;
-            /** @description Not later than the current year. */
+            /**
+             * Format: int32
+             * @description Not later than the current year.
+             */
             yearOfRegistration?: number;
             /**
              * Format: date
@@ -4855,7 +4876,10 @@ export interface components {
             /** @description Optional; when sent it must equal the server's price for this asset. */
             premium?: number;
             bondAmount: components["schemas"]["MoneyAmount"];
-            /** @description In days. */
+            /**
+             * Format: int32
+             * @description In days.
+             */
             projectDuration: number;
             principal: string;
         };
@@ -4947,7 +4971,10 @@ export interface components {
             extension: "SUPPLIERS" | "CUSTOMERS";
             /** @example Spintex Road, Accra */
             location: string;
-            /** @description In days. */
+            /**
+             * Format: int32
+             * @description In days.
+             */
             indemnityPeriod: number;
         };
         /**
@@ -5039,7 +5066,10 @@ export interface components {
              * @description Not in the future.
              */
             dateAppointed: string;
-            /** @description Not later than the current year. */
+            /**
+             * Format: int32
+             * @description Not later than the current year.
+             */
             yearOfQualification: number;
             indemnityPerClaim: components["schemas"]["MoneyAmount"];
             aggregateLimit: components["schemas"]["MoneyAmount"];
@@ -5414,7 +5444,10 @@ export interface components {
             /** @example Spintex Road, Accra */
             location: string;
             countryOfOrigin: string;
-            /** @description Not later than the current year. */
+            /**
+             * Format: int32
+             * @description Not later than the current year.
+             */
             yearOfManufacture: number;
         };
         /**
@@ -5442,6 +5475,7 @@ export interface components {
             /** @description Optional; when sent it must equal the server's price for this asset. */
             premium?: number;
             limitPerClaim?: components["schemas"]["MoneyAmount"];
+            /** Format: int32 */
             numberOfProfessionals?: number;
             aggregateLimit?: components["schemas"]["MoneyAmount"];
             /** @example Spintex Road, Accra */
@@ -5549,6 +5583,7 @@ export interface components {
             medicalCondition?: string;
             declaration?: string;
             nationality?: string;
+            /** Format: int32 */
             age: number;
             /**
              * Format: date
@@ -5921,7 +5956,10 @@ export interface components {
         };
         /** @description One asset of the body, at its place in `assets`, with the server's price for it. */
         QuoteAsset: {
-            /** @description Its index in the body's `assets` (the breakdown's `asset`). */
+            /**
+             * Format: int32
+             * @description Its index in the body's `assets` (the breakdown's `asset`).
+             */
             position: number;
             /** @description The asset's `sumInsured`; null when its type is insured on another amount (a contract sum, members' benefits). */
             sumInsured: number | null;
@@ -5937,7 +5975,10 @@ export interface components {
         PremiumBreakdown: {
             currency: string;
             lines: {
-                /** @description Index of the asset in `assets`; null for a policy-wide line. */
+                /**
+                 * Format: int32
+                 * @description Index of the asset in `assets`; null for a policy-wide line.
+                 */
                 asset: number | null;
                 /** @example OWN_DAMAGE */
                 code: string;
@@ -5949,6 +5990,7 @@ export interface components {
                 amount: number;
             }[];
             annualPremium: number;
+            /** Format: int32 */
             termDays: number;
             termFactor: number;
             minimumPremium: number;
@@ -5978,7 +6020,10 @@ export interface components {
             startDate: string;
             /** Format: date */
             endDate: string;
-            /** @description Days of cover, both ends included. */
+            /**
+             * Format: int32
+             * @description Days of cover, both ends included.
+             */
             termDays: number;
             /** @description The scheme's sum insured where the type has one, else the assets' total; null when no asset has one. */
             sumInsured: number | null;
@@ -6183,31 +6228,37 @@ export interface components {
         /** @description Where this page sits in the whole list. */
         Paginator: {
             /**
+             * Format: int32
              * @description Rows matching the filters, over all pages.
              * @example 120
              */
             itemsCount: number;
             /**
+             * Format: int32
              * @description Rows skipped before this page.
              * @example 100
              */
             offset: number;
             /**
+             * Format: int32
              * @description Page size asked for.
              * @example 100
              */
             limit: number;
             /**
+             * Format: int32
              * @description Number of pages.
              * @example 2
              */
             pageCount: number;
             /**
+             * Format: int32
              * @description This page's number, from 1.
              * @example 2
              */
             page: number;
             /**
+             * Format: int32
              * @description The position of this page's first row in the whole list, from 1.
              * @example 101
              */
@@ -6216,9 +6267,15 @@ export interface components {
             hasPrevPage: boolean;
             /** @example false */
             hasNextPage: boolean;
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             prevPage: number | null;
-            /** @example null */
+            /**
+             * Format: int32
+             * @example null
+             */
             nextPage: number | null;
         };
         /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
@@ -6619,7 +6676,7 @@ export interface components {
         TransactionPage: components["schemas"]["Pagination"] & {
             data: components["schemas"]["Transaction"][];
         };
-        /** @description An amount of money, with at most two decimal places. */
+        /** @description An amount of money, with at most two decimal places. At most 9999999999999.99: it fits the money columns (numeric(18,2)), and every amount in cents up to it reads back unchanged from a JSON number (at most 15 significant digits). */
         MoneyValue: number;
         /**
          * @description A payment of one of the signed-in client's invoices, in part or in full. `invoiceId` and
@@ -6842,7 +6899,10 @@ export interface components {
             type: "INJURY_TO_PERSON" | "DEATH";
             /** @example Kwame Boateng */
             fullName: string;
-            /** @example 34 */
+            /**
+             * Format: int32
+             * @example 34
+             */
             age: number;
             gender: components["schemas"]["Gender"];
             /**
@@ -6904,6 +6964,7 @@ export interface components {
              */
             url: string;
             /**
+             * Format: int64
              * @description Size in bytes.
              * @example 184320
              */
@@ -8114,6 +8175,7 @@ export interface components {
             /** Format: date */
             dateOfBirth: string | null;
             /**
+             * Format: int32
              * @description Whole years from dateOfBirth (individuals) or dateOfIncorporation (companies).
              * @example 36
              */
@@ -8795,11 +8857,17 @@ export interface components {
             deliveryAddresses: components["schemas"]["DeliveryAddress"][];
             /** @description The 10 newest notifications (all of them through `GET /client/account/notifications`). */
             notifications: components["schemas"]["Notification"][];
-            /** @description How many notifications are unread. */
+            /**
+             * Format: int32
+             * @description How many notifications are unread.
+             */
             unreadNotifications: number;
             /** @description The 10 newest policies (all of them through `GET /client/policies`). */
             policies: components["schemas"]["PolicySummary"][];
-            /** @description How many policies the client has. */
+            /**
+             * Format: int32
+             * @description How many policies the client has.
+             */
             policiesCount: number;
         };
         /** @description The client's account with its delivery addresses and latest notifications. */
@@ -8906,7 +8974,10 @@ export interface components {
              */
             asOf: string;
             policies: {
-                /** @example 3 */
+                /**
+                 * Format: int32
+                 * @example 3
+                 */
                 total: number;
                 /**
                  * @description How many policies are in each state (states with none are left out).
@@ -8922,7 +8993,10 @@ export interface components {
                 inForce: components["schemas"]["PolicySummary"][];
             };
             outstandingInvoices: {
-                /** @example 2 */
+                /**
+                 * Format: int32
+                 * @example 2
+                 */
                 count: number;
                 /** @description What remains to pay, per currency. */
                 totals: {
@@ -8968,7 +9042,10 @@ export interface components {
             recentTransactions: components["schemas"]["Transaction"][];
             /** @description Claims still `ACTIVE` (`GET /client/claims?status=ACTIVE` lists them all). */
             openClaims: {
-                /** @example 1 */
+                /**
+                 * Format: int32
+                 * @example 1
+                 */
                 count: number;
                 /** @description The 5 newest open claims, newest first. */
                 items: components["schemas"]["ClaimSummary"][];
@@ -9055,7 +9132,10 @@ export interface components {
              * @example /client/policies/auto
              */
             createPath: string;
-            /** @description How many products of this type the client can buy now. */
+            /**
+             * Format: int32
+             * @description How many products of this type the client can buy now.
+             */
             productCount: number;
         };
         /** @description Every policy type. */
@@ -9415,9 +9495,15 @@ export interface components {
          *     would pass checkout now, and what those cost by currency (one checkout bills one currency).
          */
         CartTotals: {
-            /** @description Items in the cart. */
+            /**
+             * Format: int32
+             * @description Items in the cart.
+             */
             items: number;
-            /** @description Items that would pass checkout now. */
+            /**
+             * Format: int32
+             * @description Items that would pass checkout now.
+             */
             readyItems: number;
             /** @description The premiums of the ready items, one entry per currency, by currency code. */
             premiums: {
@@ -9428,7 +9514,10 @@ export interface components {
                  * @example 4847.5
                  */
                 amount: number;
-                /** @description Ready items in this currency. */
+                /**
+                 * Format: int32
+                 * @description Ready items in this currency.
+                 */
                 items: number;
             }[];
         };
@@ -9817,6 +9906,7 @@ export interface components {
              */
             type: "checkout.completed" | "checkout.failed" | "checkout.cancelled" | "mobile_money.completed" | "mobile_money.failed";
             /**
+             * Format: int64
              * @description When the event happened, in seconds since 1970 (UTC).
              * @example 1763717400
              */
@@ -9903,6 +9993,13 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before trying again. */
                 "Retry-After"?: number;
+                /** @description Attempts the limit that was hit allows in one window (IETF draft RateLimit header fields). */
+                "RateLimit-Limit"?: number;
+                /** @description Attempts left in this window; always 0 on a 429. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window ends and attempts are counted afresh (the same as `Retry-After`). */
+                "RateLimit-Reset"?: number;
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -10707,7 +10804,14 @@ export interface components {
         PaymentProviderName: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Sent when the request's `Origin` is one the server allows (`CORS_ORIGINS`; outside production
+         *     by default the local developer site), so a page of that origin may read the answer. Absent otherwise.
+         * @example http://localhost:3001
+         */
+        AccessControlAllowOrigin: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -11506,6 +11610,7 @@ export interface operations {
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13098,6 +13203,7 @@ export interface operations {
             /** @description The logo's bytes. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Logos may be cached for a short while.
                      * @example public, max-age=300
@@ -14897,6 +15003,7 @@ export interface operations {
             /** @description The document's bytes. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Always `attachment`, with the document's name (an ASCII fallback in `filename`, the exact name in `filename*`).
                      * @example attachment; filename="ghana-card.pdf"
@@ -17104,6 +17211,7 @@ export interface operations {
             /** @description The database connection was lost during the payment; nothing was saved. Retry with the same `Idempotency-Key`. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -17132,6 +17240,7 @@ export interface operations {
             /** @description The receipt, a PDF document. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Always `attachment`, named after the receipt number.
                      * @example attachment; filename="receipt-RCT-0007.pdf"
@@ -17798,6 +17907,7 @@ export interface operations {
             /** @description Answered; back to the checkout page, which shows the result. */
             303: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description The checkout page's path.
                      * @example /api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
@@ -17883,6 +17993,7 @@ export interface operations {
             /** @description Answered; back to the prompt page, which shows the result. */
             303: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description The prompt page's path.
                      * @example /api/v1/sandbox/mobile-money/sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f

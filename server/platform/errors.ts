@@ -29,9 +29,17 @@ export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new ApiE
 export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
 export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
 export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
-export const tooManyRequests = (retryAfterSeconds: number) =>
+/**
+ * 429 with when to retry (Retry-After) and the limit that was hit, in the IETF draft's RateLimit
+ * fields (RateLimit-Limit: attempts a window allows, RateLimit-Remaining: none left,
+ * RateLimit-Reset: seconds until the window ends, the same as Retry-After).
+ */
+export const tooManyRequests = (retryAfterSeconds: number, limit: number) =>
   new ApiError(429, 'RATE_LIMITED', `Too many attempts; try again in ${retryAfterSeconds} seconds`, {
     'retry-after': String(retryAfterSeconds),
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': '0',
+    'ratelimit-reset': String(retryAfterSeconds),
   });
 
 export interface ErrorBody {

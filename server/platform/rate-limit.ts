@@ -10,7 +10,7 @@ export interface Limit {
 
 /**
  * Counts a hit on a bucket in the database (so every instance shares the count) and throws 429
- * with Retry-After once the window's allowance is used up. A window opens on the first hit.
+ * with Retry-After (and the RateLimit fields) once the window's allowance is used up. A window opens on the first hit.
  */
 export async function consume(db: Db, bucket: string, limit: Limit, now: Date): Promise<void> {
   const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
@@ -23,7 +23,7 @@ export async function consume(db: Db, bucket: string, limit: Limit, now: Date): 
   const { hits, window_started_at: started } = rows[0];
   if (hits > limit.max) {
     const retryAfter = Math.max(1, Math.ceil((new Date(started).getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000));
-    throw tooManyRequests(retryAfter);
+    throw tooManyRequests(retryAfter, limit.max);
   }
 }
 

@@ -59,6 +59,8 @@ describe('POST /auth/login', () => {
     expect(locked.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED' });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(900);
+    // The limit that was hit, in the RateLimit fields: 10 tries a window, none left, the same wait.
+    expect(locked.headers).toMatchObject({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': locked.headers['retry-after'] });
     h.clock.advance(15 * 60 * 1000 + 1000);
     expect((await login({ username: body.email, password: body.password })).statusCode).toBe(200);
   });
