@@ -19,6 +19,8 @@ export interface Parties {
   /** Tenant 2's clients (their own Api-Key). */
   c: Client;
   d: Client;
+  /** A staff member of tenant 1 (when the target has staff): a client call must refuse their token with 403. */
+  staff?: Client;
 }
 
 export async function makeParties(target: Target): Promise<Parties> {
@@ -27,6 +29,7 @@ export async function makeParties(target: Target): Promise<Parties> {
     b: await target.newClient(target.apiKey),
     c: await target.newClient(target.otherApiKey),
     d: await target.newClient(target.otherApiKey),
+    staff: await target.newStaff?.(),
   };
 }
 
@@ -124,6 +127,29 @@ export interface IdCheck {
   findings: Finding[];
 }
 
+/**
+ * Client A's rows for one operation, made by the suite where the contract alone cannot make them
+ * (a paid policy, its receipt, a claim, an uploaded document): path parameters, body fields set on
+ * the generated body (or a whole body), and the collections the ids belong to (for the re-read).
+ */
+export interface Seeded {
+  params?: Record<string, string>;
+  bodyFields?: Record<string, unknown>;
+  /** Replaces the generated body. */
+  body?: unknown;
+  /** Client A's resources the call names, as `[collection path, id]` (their GET re-reads them). */
+  owned: Array<[string, string]>;
+  /** The ids the owner's answer must name (default: every owned id, for a JSON answer not to a DELETE). */
+  named?: string[];
+  /**
+   * What tenant 2's client gets instead of 404, and why: a body naming tenant 1's product answers
+   * 400 for `productId` (no product of that id is on sale to tenant 2) before any id of A's is read.
+   */
+  otherTenant?: { status: number; message: RegExp };
+  /** What else the owner's answer must show; answers a problem, or undefined when it is right. */
+  ownerAnswer?: (response: Sent['response']) => string | undefined;
+}
+
 async function snapshot(ctx: FuzzContext, target: Target, owner: Client, made: Created): Promise<{ sent?: Sent; body?: unknown }> {
   const getter = itemGetterFor(ctx, made.op.path);
   if (!getter) return {};
@@ -133,52 +159,65 @@ async function snapshot(ctx: FuzzContext, target: Target, owner: Client, made: C
 }
 
 /**
- * One id-taking operation: A's resources in its path (or `*Id` body fields), called by B and by
- * tenant 2's client: each must answer 404, and A must find the resources unchanged afterwards.
+ * One id-taking operation: A's resources in its path (or `*Id` body fields, or as `seeded` says),
+ * called by B and by tenant 2's client: each must answer 404 (a staff token 403), A must find the
+ * resources unchanged afterwards, and then A's own call must succeed and name them.
  */
-export async function checkIdOperation(ctx: FuzzContext, target: Target, parties: Parties, entry: IdOperation, factory: ResourceFactory): Promise<IdCheck> {
+export async function checkIdOperation(
+  ctx: FuzzContext, target: Target, parties: Parties, entry: IdOperation, factory: ResourceFactory, seeded?: Seeded,
+): Promise<IdCheck> {
   const { op } = entry;
   const result: IdCheck = { operationId: op.operationId, checked: [], findings: [] };
   const owner = parties.a;
   const used: Created[] = [];
   const params: Record<string, string> = {};
-  for (const name of entry.pathParams) {
-    const collection = collectionPathOf(op.path, name)!;
-    const creator = creatorFor(ctx, collection);
-    // Nothing creates it (domain events do, like notifications): take one of A's from the list.
-    const made = creator ? await factory.create(creator, owner, { ...params }, 0, true) : await firstListed(ctx, target, owner, collection, params);
-    if (!made) {
-      result.skipped = creator
-        ? `${creator.operationId} could not create {${name}} as client A`
-        : `no POST ${collection} answering an id, and no list of A's there, to find {${name}} with`;
-      return result;
-    }
-    params[name] = made.id;
-    used.push(made);
-  }
   const [valid] = factory.validRequests(op, 1);
   if (!valid) { result.skipped = 'no valid request could be built'; return result; }
   let body = valid.body && 'json' in valid.body ? valid.body.json : undefined;
-  for (const field of entry.bodyFields) {
-    const creator = creatorForIdField(ctx, field);
-    if (!creator || body === undefined) continue;
-    const made = await factory.create(creator, owner, {}, 0, true);
-    if (!made) continue;
-    used.push(made);
-    body = setBodyField(body, field, made.id);
+  if (seeded) {
+    Object.assign(params, seeded.params);
+    if (seeded.body !== undefined) body = seeded.body;
+    for (const [field, value] of Object.entries(seeded.bodyFields ?? {})) body = { ...(body as object), [field]: value };
+    for (const [collection, id] of seeded.owned) used.push({ op: { path: collection } as Operation, id, params: {}, answer: null });
+  } else {
+    for (const name of entry.pathParams) {
+      const collection = collectionPathOf(op.path, name)!;
+      const creator = creatorFor(ctx, collection);
+      // Nothing creates it (domain events do, like notifications): take one of A's from the list.
+      const made = creator ? await factory.create(creator, owner, { ...params }, 0, true) : await firstListed(ctx, target, owner, collection, params);
+      if (!made) {
+        result.skipped = creator
+          ? `${creator.operationId} could not create {${name}} as client A`
+          : `no POST ${collection} answering an id, and no list of A's there, to find {${name}} with`;
+        return result;
+      }
+      params[name] = made.id;
+      used.push(made);
+    }
+    for (const field of entry.bodyFields) {
+      const creator = creatorForIdField(ctx, field);
+      if (!creator || body === undefined) continue;
+      const made = await factory.create(creator, owner, {}, 0, true);
+      if (!made) continue;
+      used.push(made);
+      body = setBodyField(body, field, made.id);
+    }
   }
-  if (!used.length) { result.skipped = `none of ${[...entry.pathParams.map((p) => `{${p}}`), ...entry.bodyFields].join(', ')} names a collection client A can create in`; return result; }
+  if (!used.length && !seeded) { result.skipped = `none of ${[...entry.pathParams.map((p) => `{${p}}`), ...entry.bodyFields].join(', ')} names a collection client A can create in`; return result; }
 
   const before = await Promise.all(used.map((made) => snapshot(ctx, target, owner, made)));
   const request = { ...valid, params: { ...valid.params, ...params }, body: body === undefined ? valid.body : { json: body } };
-  const intruders: Array<[string, Client]> = [['client C of tenant 2', parties.c]];
+  const intruders: Array<[string, Client, number, RegExp?]> = [['client C of tenant 2', parties.c, seeded?.otherTenant?.status ?? 404, seeded?.otherTenant?.message]];
   // B shares A's tenant: only an operation that knows its caller (a bearer one) can tell them apart,
   // and only for resources a client owns; the tenant's own (`x-owner: tenant`, products) are B's too.
-  if (op.security === 'bearer' && op.owner === 'client') intruders.unshift(['client B of the same tenant', parties.b]);
-  for (const [who, intruder] of intruders) {
+  if (op.security === 'bearer' && op.owner === 'client') intruders.unshift(['client B of the same tenant', parties.b, 404]);
+  // A staff token is the wrong kind of token for a client call, whoever's resource it names.
+  if (op.security === 'bearer' && parties.staff) intruders.push(["a staff member of A's tenant", parties.staff, 403]);
+  for (const [who, intruder, expected, message] of intruders) {
     const sent = await send(target, ctx.doc, op, request, authHeaders(op, 'client', target, intruder));
     result.checked.push(`${op.method} ${sent.url} as ${who} -> ${sent.response.statusCode}`);
-    if (sent.response.statusCode !== 404) result.findings.push(finding(op, who, `answered ${sent.response.statusCode} for client A's resource, not 404`, sent));
+    if (sent.response.statusCode !== expected) result.findings.push(finding(op, who, `answered ${sent.response.statusCode} for client A's resource, not ${expected}`, sent));
+    else if (message && !message.test(String((parseJson(sent.response.body) as Json)?.message))) result.findings.push(finding(op, who, `answered ${expected} but not ${message}`, sent));
   }
   const after = await Promise.all(used.map((made) => snapshot(ctx, target, owner, made)));
   used.forEach((made, i) => {
@@ -188,6 +227,23 @@ export async function checkIdOperation(ctx: FuzzContext, target: Target, parties
       result.findings.push(finding(op, 'client A (re-reading)', `client A's resource ${made.id} changed after the others' calls`, now.sent));
     }
   });
+
+  // The positive control: the same call by the owner succeeds and answers about the owner's rows,
+  // so the 404s above are the others being refused, not a request that could never work.
+  const mine = await send(target, ctx.doc, op, request, authHeaders(op, 'client', target, owner));
+  const status = mine.response.statusCode;
+  result.checked.push(`${op.method} ${mine.url} as client A (the owner) -> ${status}`);
+  if (status < 200 || status >= 300) {
+    result.findings.push(finding(op, 'client A (the owner)', `answered ${status} to the owner, not 2xx`, mine));
+    return result;
+  }
+  const answer = parseJson(mine.response.body);
+  const named = seeded?.named ?? (op.method === 'DELETE' || answer === undefined ? [] : used.map((made) => made.id));
+  const strings = new Set(stringsIn(answer));
+  const missing = named.filter((id) => !strings.has(id));
+  if (missing.length) result.findings.push(finding(op, 'client A (the owner)', `the owner's answer does not name ${missing.join(', ')}`, mine));
+  const wrong = seeded?.ownerAnswer?.(mine.response);
+  if (wrong) result.findings.push(finding(op, 'client A (the owner)', wrong, mine));
   return result;
 }
 
@@ -210,6 +266,8 @@ export interface ListCheck {
   operationId: string;
   checked: string[];
   findings: Finding[];
+  /** Client A's own answer: how many rows, and how many hold one of A's markers (the positive control). */
+  owner?: { status: number; rows: number; marked: number };
 }
 
 /**
@@ -224,6 +282,12 @@ export async function checkListIsolation(ctx: FuzzContext, target: Target, parti
   const intruders: Array<[string, Client]> = [['client C of tenant 2', parties.c], ['client D of tenant 2', parties.d]];
   if (op.security === 'bearer') intruders.unshift(['client B of the same tenant', parties.b]);
   const wanted = new Set(markers);
+  // The positive control: what A itself sees, so "no row of A's" means the others were kept out.
+  const mine = await send(target, ctx.doc, op, { ...valid, query: widest(op, ctx, valid) }, authHeaders(op, 'client', target, parties.a));
+  const mineRows: unknown[] = (parseJson(mine.response.body) as Json)?.data ?? [];
+  result.owner = { status: mine.response.statusCode, rows: Array.isArray(mineRows) ? mineRows.length : 0,
+    marked: Array.isArray(mineRows) ? mineRows.filter((row) => stringsIn(row).some((s) => wanted.has(s))).length : 0 };
+  result.checked.push(`${op.method} ${mine.url} as client A (the owner) -> ${mine.response.statusCode}, ${result.owner.rows} rows, ${result.owner.marked} of A's`);
   for (const [who, intruder] of intruders) {
     const sent = await send(target, ctx.doc, op, { ...valid, query: widest(op, ctx, valid) }, authHeaders(op, 'client', target, intruder));
     const answer = parseJson(sent.response.body) as Json;

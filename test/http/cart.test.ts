@@ -151,7 +151,10 @@ describe('GET /client/cart', () => {
     expect(all.data.map((i: { id: string }) => i.id)).toEqual([motor.id, draft.id, home.id]);
     expect(all.paginator).toMatchObject({ itemsCount: 3, page: 1, pageCount: 1, hasNextPage: false });
     const motorPremium = all.data[0].checkout.premium;
-    expect(motorPremium).toBeGreaterThan(0);
+    // The car, a year's private comprehensive cover: third-party basic 450.00 + own damage 85 000 x 5%
+    // = 4 250.00 + 1 800 cc loading 5% = 212.50 + 7-year age loading 5% = 212.50 - no-claim discount
+    // (2 years) 30% of 4 675.00 = 1 402.50: 3 722.50. The house: 450 000 x 0.25% = 1 125.00.
+    expect(motorPremium.toFixed(2)).toBe('3722.50');
     expect(all.totals).toEqual({ items: 3, readyItems: 2, premiums: [{ currency: 'GHS', amount: 1125 + motorPremium, items: 2 }] });
 
     const second = (await list('?limit=1&page=2')).json();

@@ -114,7 +114,7 @@ describe('POST /client/policies', () => {
     const home = await create({ ...rest, policyType: 'HOME', productId: products.get('HOME'), assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'East Legon' }] },
       token, '/api/v1/client/policies/home');
     expect(home.statusCode).toBe(201);
-    expect(home.json().data.premium).toBeGreaterThan(0);
+    expect(home.json().data.premium.toFixed(2)).toBe('1125.00'); // 450 000 sum insured x 0.25% (the HOME product's rate), a full year
     const wrong = await create({ ...rest, policyType: 'HOME' }, token, '/api/v1/client/policies/auto');
     expect(wrong.statusCode).toBe(400);
   });
@@ -165,7 +165,9 @@ describe('GET, PATCH, DELETE /client/policies/{id}', () => {
     const res = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${policy.id}`, token, payload: { assets: [car({ sumInsured: 100000 })], notes: 'New value' } });
     expect(res.statusCode).toBe(200);
     const updated = res.json().data;
-    expect(updated.premium).toBeGreaterThan(policy.premium);
+    // 100 000 comprehensive: 450.00 basic + own damage 5% = 5 000.00 + engine 5% = 250.00 + age 5% = 250.00
+    // - no-claim discount 30% of 5 500.00 = 1 650.00: 4 300.00 (it was 3 722.50 on 85 000)
+    expect({ was: policy.premium.toFixed(2), now: updated.premium.toFixed(2) }).toEqual({ was: '3722.50', now: '4300.00' });
     expect(updated.invoice.amount).toBe(updated.premium);
     expect(updated.notes).toBe('New value');
     const bad = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${policy.id}`, token, payload: { assets: [{ make: 'Toyota' }] } });

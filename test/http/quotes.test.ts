@@ -30,6 +30,29 @@ const kinds = Object.entries(doc.paths as Json)
     };
   });
 
+/**
+ * Each example's premium, worked by hand from the sandbox products' `premiumRates`
+ * (server/platform/db/data/sandbox-products.json) and the rating rules (server/domain/rating): every
+ * example covers 2026-12-01 to 2027-11-30, 365 days, one full annual premium, above the minimum.
+ */
+const QUOTED: Record<string, { premium: string; assets: string[] }> = {
+  // Motor, private comprehensive: third-party basic 450.00 + own damage 85 000 x 5% = 4 250.00
+  // + 1 800 cc loading 5% = 212.50 + age (2026 - 2019 = 7 years) loading 5% = 212.50
+  // - no-claim discount (2 years, private) 30% of 4 675.00 = 1 402.50: 3 722.50
+  createAutoQuote: { premium: '3722.50', assets: ['3722.50'] },
+  createBurglaryQuote: { premium: '420.00', assets: ['420.00'] }, // 120 000 x 0.35%
+  createContractorsAllRisksQuote: { premium: '20000.00', assets: ['20000.00'] }, // contract sum 4 000 000 x 0.5%
+  createErectionAllRisksQuote: { premium: '12500.00', assets: ['12500.00'] }, // 2 500 000 x 0.5%
+  createGoodsInTransitQuote: { premium: '1250.00', assets: ['1250.00'] }, // 250 000 x 0.5%
+  // Group personal accident rates each member's permanent disability benefit: 120 000 x 0.5% = 600.00
+  // and 60 000 x 0.5% = 300.00, together 900.00.
+  createGroupPersonalAccidentQuote: { premium: '900.00', assets: ['600.00', '300.00'] },
+  createHomeQuote: { premium: '1125.00', assets: ['1125.00'] }, // 450 000 x 0.25%
+  createMarineCargoQuote: { premium: '750.00', assets: ['750.00'] }, // 250 000 x 0.3%
+  createProfessionalIndemnityQuote: { premium: '2500.00', assets: ['2500.00'] }, // 500 000 x 0.5%
+  createPublicLiabilityQuote: { premium: '2500.00', assets: ['2500.00'] }, // 500 000 x 0.5%
+};
+
 const TABLES = ['policies', 'policy_assets', 'policy_state_changes', 'invoices', 'invoice_items', 'notifications', 'outbox'] as const;
 
 let h: Harness;
@@ -51,8 +74,9 @@ const counts = async () => Object.fromEntries(await Promise.all(TABLES.map(async
   [table, Number((await h.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)])));
 const sum = (amounts: number[]) => amounts.reduce((total, amount) => total.plus(amount), new Decimal(0));
 
-it('has a quote call for each of the 10 quote pages the docs list', () => {
+it('has a quote call for each of the 10 quote pages the docs list, each with its premium worked by hand', () => {
   expect(kinds.map((kind) => kind.slug.replace('policy-quotes/Get-quote/', '')).sort()).toEqual([...QUOTE_KINDS].sort());
+  expect(kinds.map((kind) => kind.operationId).sort()).toEqual(Object.keys(QUOTED).sort());
 });
 
 describe.each(kinds.map((kind) => [kind.operationId, kind] as const))('%s', (_id, kind) => {
@@ -66,7 +90,7 @@ describe.each(kinds.map((kind) => [kind.operationId, kind] as const))('%s', (_id
       termDays: 365, product: { id: kind.example.productId, category: kind.example.policyType },
     });
     expect(Math.abs(Date.parse(quote.quotedAt) - h.clock.now().getTime())).toBeLessThan(60_000);
-    expect(quote.premium).toBeGreaterThan(0);
+    expect({ premium: quote.premium.toFixed(2), assets: quote.assets.map((asset: Json) => asset.premium.toFixed(2)) }).toEqual(QUOTED[kind.operationId]);
     expect(quote.convertedPremium).toBe(quote.premium);
     expect(quote.assets.map((asset: Json) => asset.position)).toEqual(kind.example.assets.map((_: unknown, index: number) => index));
     // The figures add up: lines to the annual premium, that times the term (or the minimum) to the premium, the assets' shares to it.
@@ -148,7 +172,8 @@ describe('quotes beyond the examples', () => {
     const body = { ...auto().example, currency: 'USD', exchangeRate: 15.4321 };
     const quote = (await post(auto().path, body)).json().data;
     expect(quote).toMatchObject({ currency: 'USD', exchangeRate: 15.4321, premiumBreakdown: { currency: 'USD' } });
-    expect(quote.convertedPremium).toBe(new Decimal(quote.premium).mul('15.4321').toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber());
+    // 3 722.50 USD x 15.4321 = 57 445.99225, to the cent 57 445.99
+    expect({ premium: quote.premium.toFixed(2), convertedPremium: quote.convertedPremium.toFixed(2) }).toEqual({ premium: '3722.50', convertedPremium: '57445.99' });
     const policy = (await post(auto().createPath, body)).json().data;
     expect({ premium: policy.premium, convertedPremium: policy.convertedPremium }).toEqual({ premium: quote.premium, convertedPremium: quote.convertedPremium });
   });
@@ -156,10 +181,12 @@ describe('quotes beyond the examples', () => {
   it("quotes a short term pro rata, or at the product's minimum", async () => {
     const quote = (await post(auto().path, { ...auto().example, endDate: '2026-12-31' })).json().data;
     expect(quote).toMatchObject({ termDays: 31, premiumBreakdown: { termDays: 31, termFactor: 0.084932 } });
-    expect(quote.premium).toBe(new Decimal(3722.5).mul('0.084932').toDecimalPlaces(2).toNumber());
+    // 31 of 365 days: factor 31 / 365 = 0.0849315... = 0.084932 (6 places); 3 722.50 x 0.084932 = 316.159... = 316.16
+    expect(quote.premium.toFixed(2)).toBe('316.16');
     const home = kinds.find((kind) => kind.operationId === 'createHomeQuote')!;
     const tiny = (await post(home.path, { ...home.example, endDate: '2026-12-01', assets: [{ ...home.example.assets[0], sumInsured: 1000 }] })).json().data;
-    expect({ termDays: tiny.termDays, premium: tiny.premium }).toEqual({ termDays: 1, premium: tiny.premiumBreakdown.minimumPremium });
+    // 1 000 x 0.25% = 2.50 a year, x 1/365 = 0.01: under the HOME product's minimum premium of 200.00
+    expect({ termDays: tiny.termDays, premium: tiny.premium.toFixed(2), minimum: tiny.premiumBreakdown.minimumPremium }).toEqual({ termDays: 1, premium: '200.00', minimum: 200 });
   });
 
   it("quotes the renewal of the client's own policy once; after the renewal is made, 409", async () => {
