@@ -142,14 +142,22 @@ const refName = (node: Json | undefined) => (isObj(node) && typeof node.$ref ===
 /** Keywords that document a schema without changing what it admits. */
 const DOC_KEYWORDS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', 'deprecated', 'xml', 'discriminator']);
 
+/** Bounds a schema can tighten, and which way is tighter. */
+const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
+const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
+const tightened = (key: string, was: Json | undefined, now: Json | undefined) => typeof now === 'number' &&
+  (was === undefined || (typeof was === 'number' && (UPPER_BOUNDS.includes(key) ? now <= was : now >= was)));
+
 /**
- * Whether schema `b` (of document `docB`) is schema `a` (of `docA`) with properties added or made
- * required, at any depth, and nothing else changed but documentation: every old property is kept
- * with the same schema, every old required one stays required, new ones may be required too. As an
- * answer, read as an open object, such a `b` admits fewer values, never more, so it breaks no
- * client. Anything else answers false (openapi-diff then decides).
+ * Whether schema `b` (of document `docB`) admits only values schema `a` (of `docA`) admits, by
+ * changes whose effect is plain without set algebra, at any depth, and nothing else changed but
+ * documentation: properties made required, a bound (maxLength, maximum, maxItems, ...) added or
+ * tightened, a format added, and, when `newProperties` (answers, read as open objects), properties
+ * added, every old one kept with the same or a narrower schema. As an answer such a `b` breaks no
+ * client; as a request it refuses values it took, which breaks them. Anything else answers false
+ * (openapi-diff then decides).
  */
-function onlyAddsProperties(docA: Obj, a: Json | undefined, docB: Obj, b: Json | undefined, seen: Set<string> = new Set()): boolean {
+function onlyNarrows(docA: Obj, a: Json | undefined, docB: Obj, b: Json | undefined, newProperties: boolean, seen: Set<string> = new Set()): boolean {
   const pairKey = isObj(a) && isObj(b) && typeof a.$ref === 'string' && typeof b.$ref === 'string' ? `${a.$ref} ${b.$ref}` : undefined;
   if (pairKey) {
     if (seen.has(pairKey)) return true;
@@ -159,19 +167,26 @@ function onlyAddsProperties(docA: Obj, a: Json | undefined, docB: Obj, b: Json |
   const rb = resolve(docB, b);
   if (!isObj(ra) || !isObj(rb)) return JSON.stringify(ra) === JSON.stringify(rb);
   const oldProperties = isObj(ra.properties) ? ra.properties : {};
+  const narrower = (x: Json | undefined, y: Json | undefined) => onlyNarrows(docA, x, docB, y, newProperties, seen);
   for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
     if (DOC_KEYWORDS.has(key) || key.startsWith('x-')) continue;
     const [va, vb] = [ra[key], rb[key]];
     if (key === 'properties') {
       if (!isObj(vb) || (va !== undefined && !isObj(va))) return false;
-      if (!Object.entries(oldProperties).every(([name, sub]) => name in vb && onlyAddsProperties(docA, sub, docB, vb[name], seen))) return false;
+      if (!Object.entries(oldProperties).every(([name, sub]) => name in vb && narrower(sub, vb[name]))) return false;
+      if (!newProperties && Object.keys(vb).some((name) => !(name in oldProperties))) return false;
     } else if (key === 'required') {
       const [was, now] = [Array.isArray(va) ? va : [], Array.isArray(vb) ? vb : []];
       if (!was.every((name) => now.includes(name))) return false;
+    } else if (UPPER_BOUNDS.includes(key) || LOWER_BOUNDS.includes(key)) {
+      if (JSON.stringify(va) !== JSON.stringify(vb) && !tightened(key, va, vb)) return false;
+    } else if (key === 'format') {
+      if (va !== undefined && va !== vb) return false;
     } else if (['allOf', 'anyOf', 'oneOf'].includes(key) && Array.isArray(va) && Array.isArray(vb)) {
-      if (va.length !== vb.length || !va.every((sub, i) => onlyAddsProperties(docA, sub, docB, vb[i], seen))) return false;
+      if (va.length !== vb.length || !va.every((sub, i) => narrower(sub, vb[i]))) return false;
     } else if (['items', 'additionalProperties', 'not'].includes(key) && isObj(va) && isObj(vb)) {
-      if (!onlyAddsProperties(docA, va, docB, vb, seen)) return false;
+      // Under `not`, narrower is wider: only the same schema will do.
+      if (key === 'not' ? JSON.stringify(va) !== JSON.stringify(vb) : !narrower(va, vb)) return false;
     } else if (JSON.stringify(va) !== JSON.stringify(vb)) {
       return false;
     }
@@ -378,12 +393,14 @@ class Comparison {
     }
     const changed: string[] = [];
     this.delta(a, b, '', changed, new Set());
-    if (direction === 'response' && onlyAddsProperties(this.a, a, this.b, b)) {
-      // An answer with properties added or required and nothing else answers fewer kinds of values: what
-      // openapi-diff would find, said here, since its set algebra takes many minutes on a large
-      // answer full of unions (a Claim) that merely gained a property.
-      this.add('non-breaking', 'response.body.scope.remove', where,
-        `answers fewer kinds of values${changed.length ? ` (changed: ${changed.join('; ')})` : ''}`);
+    // What openapi-diff would find, said here when plain: its set algebra takes many minutes on a
+    // large answer full of unions (a Claim) that merely gained a property, or on a request whose
+    // strings merely gained a maxLength.
+    // (A change json-schema-diff does not see, a format added, leaves `changed` empty: the rules say it.)
+    if (onlyNarrows(this.a, a, this.b, b, direction === 'response')) {
+      if (changed.length === 0) return;
+      if (direction === 'response') this.add('non-breaking', 'response.body.scope.remove', where, `answers fewer kinds of values (changed: ${changed.join('; ')})`);
+      else this.add('breaking', 'request.body.scope.remove', where, `refuses values it accepted (changed: ${changed.join('; ')})`);
       return;
     }
     this.synthetic.push({ id: this.synthetic.length + 1, direction, where, a, b, changed });
@@ -782,6 +799,7 @@ export async function findBreakingChanges(baseline: Obj, current: Obj): Promise<
   comparison.securitySchemes();
 
   const synthetic = comparison.synthetic;
+  if (process.env.CONTRACT_DEBUG) for (const item of synthetic) console.error(`for openapi-diff: ${item.direction} ${item.where} (${item.changed.join('; ')})`);
   const [viewA, viewB] = views(a, b, synthetic);
   const result = await openapiDiff.diffSpecs({
     sourceSpec: { content: JSON.stringify(viewA), location: 'baseline (3.0 view)', format: 'openapi3' },

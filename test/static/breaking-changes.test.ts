@@ -122,6 +122,17 @@ describe('breaking changes against the published contract', () => {
     expect(summary(report.nonBreaking)).toContain('response.body.scope.remove | POST /auth/login response 401 | answers fewer kinds of values (changed: code: now required)');
   }, SLOW);
 
+  it('bounding a request string is breaking, and bounding an answer\'s is not, both said without openapi-diff', async () => {
+    const report = await changed((doc) => {
+      doc.components.schemas.PasswordChange.properties.newPassword.maxLength = 40;
+      doc.components.schemas.ErrorResponse.properties.message.maxLength = 1000;
+    });
+    expect(summary(report.breaking)).toEqual(['request.body.scope.remove | PATCH /auth/password request body | refuses values it accepted (changed: newPassword: maxLength 50 -> 40)']);
+    expect(report.unclassified).toEqual([]);
+    expect(new Set([...report.breaking, ...report.nonBreaking].map((c) => c.source))).toEqual(new Set(['rules']));
+    expect(summary(report.nonBreaking)).toContain('response.body.scope.remove | POST /auth/login response 401 | answers fewer kinds of values (changed: message: maxLength 2000 -> 1000)');
+  }, SLOW);
+
   it('renaming a schema, every reference with it, changes nothing a client sees', async () => {
     const report = await changed((doc) => {
       doc.components.schemas.Problem = doc.components.schemas.ErrorResponse;
