@@ -492,6 +492,10 @@ export class RequestPlanner {
     // 4. Mutations, one rule at a time, grouped by kind.
     const groups = new Map<string, FuzzRequest[]>();
     const add = (request: FuzzRequest) => { const list = groups.get(request.category) ?? []; list.push(request); groups.set(request.category, list); };
+    // Inputs that once answered 500 here: planned before the rest, so no budget leaves them out.
+    const pastFailures: FuzzRequest[] = [];
+    const pastFailure = (label: string, payload: string, contentType: string) =>
+      pastFailures.push(this.request({ category: 'raw-body', label, expect: 'reject', body: { raw: payload, contentType } }, base));
     if (bodyNeeded) {
       const validate = this.validators.body(this.bodySchema);
       const mutationBases = bodies.length ? bodies.slice(0, 3) : [];
@@ -523,6 +527,9 @@ export class RequestPlanner {
       if (!validate([])) raw('a JSON array for the body', '[]', 'application/json');
       if (!validate(null)) raw('JSON null for the body', 'null', 'application/json');
       if (!validate('text')) raw('a JSON string for the body', '"text"', 'application/json');
+      // Parsed fine by JSON.parse, and once took a recursive check down (stack overflow, a 500).
+      pastFailure('JSON nested 10 000 levels deep', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`, 'application/json');
+      pastFailure('JSON arrays nested 10 000 levels deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'application/json');
       const sample = JSON.stringify(fallbackBody ?? {});
       add(this.request({ category: 'content-type', label: 'Content-Type text/plain', expect: 'reject', body: { raw: sample, contentType: 'text/plain' } }, base));
       add(this.request({ category: 'content-type', label: 'Content-Type application/x-www-form-urlencoded', expect: 'reject', body: { raw: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' } }, base));
@@ -530,6 +537,19 @@ export class RequestPlanner {
       if (options.bodyLimitBytes) {
         add(this.request({ category: 'raw-body', label: `a body over the ${options.bodyLimitBytes}-byte limit`, expect: 'reject', body: { raw: JSON.stringify({ padding: 'x'.repeat(options.bodyLimitBytes + 16) }), contentType: 'application/json' } }, base));
       }
+    }
+    if (op.requestBody?.multipartParts.length) {
+      // A NUL byte in a part's name, filename or value (PostgreSQL text cannot hold it): a 400, never a 500.
+      const boundary = 'fuzzboundary7MA4YWxkTrZu0gW';
+      const part = (disposition: string, value: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: application/pdf\r\n\r\n${value}\r\n`;
+      const multipart = (label: string, body: string) => pastFailure(label, `${body}--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`);
+      const pdf = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF';
+      for (const field of op.requestBody.multipartParts) {
+        multipart(`multipart: a NUL in the name of part ${field}`, part(`name="${field}\u0000x"; filename="a.pdf"`, pdf));
+        multipart(`multipart: a NUL in the filename of part ${field}`, part(`name="${field}"; filename="a\u0000.pdf"`, pdf));
+      }
+      multipart('multipart: a NUL in a text field\'s value', `--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nbad\u0000value\r\n`);
     }
     for (const p of [...queryParams(op), ...pathParams(op)]) {
       const where = p.in === 'path' ? 'path' : 'query';
@@ -581,7 +601,7 @@ export class RequestPlanner {
       if (m < mutations.length) rest.push(mutations[m++]);
       if (m < mutations.length) rest.push(mutations[m++]);
     }
-    const all = [...probes, ...exampleRequests, ...rest].slice(0, options.budget);
+    const all = [...probes, ...exampleRequests, ...pastFailures, ...rest].slice(0, options.budget);
     all.forEach((request, index) => { request.index = index; });
     return all;
   }

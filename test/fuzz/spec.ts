@@ -46,7 +46,7 @@ export interface Operation {
    */
   security: 'public' | 'apiKey' | 'bearer' | 'staff' | 'operator';
   parameters: Parameter[];
-  requestBody?: { required: boolean; contentTypes: string[]; schema?: Json; examples: unknown[] };
+  requestBody?: { required: boolean; contentTypes: string[]; schema?: Json; examples: unknown[]; multipartParts: string[] };
   responses: Record<string, ResponseSpec>;
   /** The first 2xx status the spec declares. */
   successStatus: number;
@@ -164,6 +164,7 @@ export function operations(doc: Json = loadSpec()): Operation[] {
           contentTypes: Object.keys(body.content ?? {}),
           schema: bodyJson?.schema,
           examples: [...mediaExamples(doc, bodyJson), ...schemaExamples(doc, bodyJson?.schema)],
+          multipartParts: Object.keys(deref(doc, body.content?.['multipart/form-data']?.schema ?? {})?.properties ?? {}),
         } : undefined,
         responses,
         successStatus: Number(success ?? 200),

@@ -108,6 +108,31 @@ describe('the generator', () => {
   });
 });
 
+describe('the inputs that once answered 500', () => {
+  const labels = (op: (typeof ctx.ops)[number]) =>
+    new RequestPlanner(ctx.doc, op, ctx.validators, Rng.for(SEED, op.operationId)).plan({ budget: PER_OPERATION }).map((r) => r.label);
+
+  it('every JSON body operation gets JSON nested 10 000 levels deep, within the per-operation budget', () => {
+    const jsonBodies = ctx.ops.filter((op) => op.requestBody?.contentTypes.includes('application/json'));
+    expect(jsonBodies.length).toBeGreaterThan(50);
+    for (const op of jsonBodies) {
+      expect({ op: op.operationId, planned: labels(op).includes('JSON nested 10 000 levels deep') }).toEqual({ op: op.operationId, planned: true });
+    }
+  });
+
+  it('every multipart operation gets a NUL in each part\'s name and filename, and in a text value', () => {
+    const multipart = ctx.ops.filter((op) => op.requestBody?.contentTypes.includes('multipart/form-data'));
+    expect(multipart.map((op) => op.operationId).sort()).toEqual(['updateAccount', 'uploadCompanyLogo', 'uploadDocuments'].sort());
+    for (const op of multipart) {
+      const planned = labels(op);
+      for (const part of op.requestBody!.multipartParts) {
+        expect(planned).toEqual(expect.arrayContaining([`multipart: a NUL in the name of part ${part}`, `multipart: a NUL in the filename of part ${part}`]));
+      }
+      expect(planned).toContain("multipart: a NUL in a text field's value");
+    }
+  });
+});
+
 describe('the oracle', () => {
   const op = ctx.ops.find((o) => o.requestBody?.schema && o.responses['400'])!;
   const json = (statusCode: number, body: unknown) => ({ statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
