@@ -47,13 +47,14 @@ const { values } = parseArgs({
     embedded: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    profile: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
   console.log(`usage: npm run bench -- [--policies N (1000000)] [--clients N (10000)] [--tenants N (5)] [--client-policies N (min(100000, policies/10))]
   [--duration S (10; smoke 2)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
-  [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke]`);
+  [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke] [--profile DIR (the API process's CPU profile)]`);
   process.exit(0);
 }
 const smoke = values.smoke;
@@ -99,7 +100,9 @@ let server: ChildProcess | undefined;
 /** Starts servers.ts in a role and waits for its answer (progress lines are printed as they come). */
 function serverProcess<K extends 'loaded' | 'ready'>(role: ServerOptions['role'], want: K): Promise<Extract<ServerMessage, { kind: K }>> {
   const options: ServerOptions = { role, databaseUrl: benchUrl, dataDir: workDir, dataset, poolSize };
-  const child = fork(path.join(here, 'servers.ts'), [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  // --profile: the serving process writes a V8 CPU profile (open it in Chrome DevTools) when it stops.
+  const profile = role === 'serve' && values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
+  const child = fork(path.join(here, 'servers.ts'), [JSON.stringify(options)], { execArgv: ['--import', 'tsx', ...profile], stdio: 'inherit' });
   if (role === 'serve') server = child;
   return new Promise((resolve, reject) => {
     child.on('message', (message: ServerMessage) => {

@@ -170,7 +170,7 @@ try {
     process.send!({ kind: 'loaded', loadedInMs } satisfies ServerMessage, () => process.exit(0));
   }
   process.env.TRUST_PROXY = 'true';
-  const api = await buildApp({ config, db, logger: false });
+  const api = await buildApp({ config, db, changes: database.changes, logger: false });
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {

@@ -12,7 +12,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await migrateToLatest(database.db);
 await seedSandbox(database.db, config.sandboxApiKey);
 
-const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel } });
+const app = await buildApp({ config, db: database.db, changes: database.changes, logger: { level: config.logLevel } });
 app.addHook('onClose', async () => { await database.close(); });
 
 const transport = loggingTransport((line) => app.log.info(line));

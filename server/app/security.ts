@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../platform/config.js';
 import { hashApiKey } from '../platform/auth/api-keys.js';
+import { credentialTag } from '../platform/auth/credential-cache.js';
 import type { Actor, Services, StaffActor, Tenant } from '../platform/context.js';
 import { forbidden, notFound, unauthorized } from '../platform/errors.js';
 import { consume } from '../platform/rate-limit.js';
@@ -46,12 +47,20 @@ function apiKeyOf(request: FastifyRequest): string {
 }
 
 /**
- * The tenant of an Api-Key and, in the same query (one round trip, not three: the checks cost no
- * more than the call's own read), what a bearer token's claims need checked against the database:
- * whether its id is revoked, and the session version of the client it names. Nothing is cached, so
- * a revocation or a logout holds on every instance from the next request on.
+ * The tenant of an Api-Key and what a bearer token's claims need checked against the database:
+ * whether its id is revoked, and the session version of the client it names. Read in one query
+ * (one round trip, not three), then kept in the credential cache until the database announces a
+ * change to any of them (the key revoked, the company changed, the token revoked, the client's
+ * session ended): a caller's next requests cost no round trip for it.
  */
 async function tenantAndToken(services: Services, key: string, claims: AccessTokenClaims | undefined) {
+  const keyHash = hashApiKey(key);
+  return services.credentials.read(`${keyHash}|${claims?.kind ?? ''}|${claims?.jti ?? ''}`, () => readTenantAndToken(services, keyHash, claims),
+    ({ tenant }) => [credentialTag.apiKey(keyHash), credentialTag.tenant(tenant.id),
+      ...(claims ? [credentialTag.token(claims.jti)] : []), ...(claims?.kind === 'client' ? [credentialTag.client(claims.sub)] : [])]);
+}
+
+async function readTenantAndToken(services: Services, keyHash: string, claims: AccessTokenClaims | undefined) {
   const row = await services.db.selectFrom('api_keys')
     .innerJoin('companies', 'companies.id', 'api_keys.tenant_id')
     // The project of the company's Firebase config (set by the platform operator) is the one its
@@ -63,7 +72,7 @@ async function tenantAndToken(services: Services, key: string, claims: AccessTok
     .$if(claims?.kind === 'client', (qb) => qb.select((eb) => eb.selectFrom('clients').select('clients.session_version')
       .whereRef('clients.tenant_id', '=', 'companies.id').where('clients.id', '=', claims!.sub)
       .where('clients.deleted_at', 'is', null).where('clients.is_active', '=', true).as('client_session_version')))
-    .where('api_keys.key_hash', '=', hashApiKey(key))
+    .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst() as { id: string; name: string; subdomain: string; mode: Tenant['apiKeyMode']; firebase_project_id: string | null;
       token_revoked?: boolean; client_session_version?: number | null } | undefined;
@@ -124,18 +133,26 @@ function clientActor(claims: AccessTokenClaims, sessionVersion: number | null): 
 
 type SignedInStaff = Omit<StaffActor, 'reach' | 'premiumLatitude'>;
 
-/** The staff member the token names, if still active and of the token's session. */
+/**
+ * The staff member the token names, if still active and of the token's session; kept in the
+ * credential cache until the database announces a change to the member or to a department.
+ */
 async function staffOfToken(services: Services, claims: AccessTokenClaims, tenant: Tenant): Promise<SignedInStaff> {
-  const member = await services.db.selectFrom('staff')
-    .leftJoin('departments', 'departments.id', 'staff.department_id')
-    .select(['staff.id', 'staff.session_version', 'staff.type', 'staff.position', 'staff.department_id', 'departments.branch_id'])
-    .where('staff.tenant_id', '=', tenant.id).where('staff.id', '=', claims.sub).where('staff.is_active', '=', true)
-    .executeTakeFirst();
+  const member = await services.credentials.read(`staff|${tenant.id}|${claims.sub}`, () => readStaffMember(services, claims, tenant),
+    () => [credentialTag.staff(claims.sub), credentialTag.staffOfTenant(tenant.id), credentialTag.tenant(tenant.id)]);
   if (!member || member.session_version !== claims.sv) throw invalidToken();
   return {
     kind: 'staff', staffId: member.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000),
     type: member.type, position: member.position, departmentId: member.department_id, branchId: member.branch_id,
   };
+}
+
+function readStaffMember(services: Services, claims: AccessTokenClaims, tenant: Tenant) {
+  return services.db.selectFrom('staff')
+    .leftJoin('departments', 'departments.id', 'staff.department_id')
+    .select(['staff.id', 'staff.session_version', 'staff.type', 'staff.position', 'staff.department_id', 'departments.branch_id'])
+    .where('staff.tenant_id', '=', tenant.id).where('staff.id', '=', claims.sub).where('staff.is_active', '=', true)
+    .executeTakeFirst();
 }
 
 /** The permission table's word on this staff member making this call: their reach, or 403. */

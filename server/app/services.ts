@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Services } from '../platform/context.js';
-import type { Db } from '../platform/db/database.js';
+import { CredentialCache } from '../platform/auth/credential-cache.js';
+import type { ChangeFeed, Db } from '../platform/db/database.js';
 import { outboxNotifier, type Notifier } from '../platform/notifier.js';
 import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
@@ -24,6 +25,11 @@ export interface ServiceOptions {
   notifier?: Notifier;
   /** The payment provider; the sandbox one unless given. */
   payments?: PaymentProvider;
+  /**
+   * The database's change notices (`DatabaseHandle.changes`): with them, what authenticating a
+   * request reads is kept between requests (CredentialCache); without, it is read every time.
+   */
+  changes?: ChangeFeed;
 }
 
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
@@ -36,6 +42,9 @@ export const services = fp(async (app, options: ServiceOptions) => {
     return { token, expiresAt: new Date(exp * 1000) };
   };
   const clock = options.clock ?? systemClock;
+  const credentials = new CredentialCache();
+  await credentials.start(options.changes);
+  app.addHook('onClose', () => credentials.close());
   const made: Services = {
     config,
     db,
@@ -49,6 +58,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
       return { statusCode: answer.statusCode, body: answer.body };
     },
     servedContract: documentForReaders(clock.now()),
+    credentials,
     signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
   };

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import type { StaffPosition, StaffType } from './db/schema.js';
+import type { CredentialCache } from './auth/credential-cache.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
@@ -61,6 +62,11 @@ export interface Services {
    * from their anchor day to the day the app started (`documentForReaders`), made once.
    */
   servedContract: Record<string, unknown>;
+  /**
+   * What authenticating a request reads (Api-Key, revocation, sessions), kept between requests;
+   * code that ends a credential calls `forget` with its tag once committed.
+   */
+  credentials: CredentialCache;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */

@@ -7,7 +7,7 @@ import { buildApp } from '../../server/app/app.js';
 import type { PaymentProvider } from '../../server/platform/payments/provider.js';
 import type { Clock } from '../../server/platform/clock.js';
 import { loadConfig, type Config } from '../../server/platform/config.js';
-import { openDatabase, type Db } from '../../server/platform/db/database.js';
+import { openDatabase, type ChangeFeed, type Db } from '../../server/platform/db/database.js';
 import { migrateToLatest } from '../../server/platform/db/migrate.js';
 import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
 import { examplesAnchorDate } from '../../server/platform/example-dates.js';
@@ -37,6 +37,8 @@ export interface Harness {
   config: Config;
   clock: TestClock;
   driver: 'pg' | 'pglite';
+  /** The database's change notices (the app's credential cache listens to them). */
+  changes: ChangeFeed;
   /** The PostgreSQL schema this harness owns (pg only). */
   schema?: string;
   /** The seeded sandbox tenant. */
@@ -86,7 +88,7 @@ export async function createHarness(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, clock, payments: options.payments });
+  const app = await buildApp({ config, db: handle.db, changes: handle.changes, clock, payments: options.payments });
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);
@@ -94,7 +96,7 @@ export async function createHarness(
   const called = new Set<string>();
 
   return {
-    app, db: handle.db, config, clock, driver: handle.driver, schema, tenantId, apiKey, otherTenantId, otherApiKey,
+    app, db: handle.db, changes: handle.changes, config, clock, driver: handle.driver, schema, tenantId, apiKey, otherTenantId, otherApiKey,
     async call({ apiKey: key, token, headers, ...options }) {
       const sent: Record<string, string> = { ...(headers as Record<string, string>) };
       const chosen = key === undefined ? apiKey : key;

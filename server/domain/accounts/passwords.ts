@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql } from 'kysely';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
@@ -13,6 +14,9 @@ import { notifyAccount } from './notify.js';
  * resetting a forgotten one with a code. The kind's descriptor says where its rows, codes and
  * notices live; its password bounds are the contract's (validated before these run).
  */
+
+/** The credential cache's tag of an account: dropped once its session ends, so this instance refuses its old tokens at once. */
+const sessionTag = (account: PasswordAccount, id: string) => (account.table === 'staff' ? credentialTag.staff(id) : credentialTag.client(id));
 
 /** Sets an account's password hash; bumping the session version is what retires every token issued before. */
 async function setPasswordHash(scope: TenantScope, account: PasswordAccount, id: string, passwordHash: string, now: Date) {
@@ -36,7 +40,7 @@ export async function changePassword(
   if (newPassword === oldPassword) throw badRequest('body.newPassword must differ from body.oldPassword');
   const passwordHash = await hashPassword(newPassword);
 
-  return ctx.scope.transaction(async (scope) => {
+  const changed = await ctx.scope.transaction(async (scope) => {
     const row = await setPasswordHash(scope, account, id, passwordHash, ctx.clock.now());
     await notifyAccount(ctx, scope, account, row, {
       title: 'Your password was changed',
@@ -45,6 +49,8 @@ export async function changePassword(
     });
     return row;
   });
+  ctx.credentials.forget(sessionTag(account, id));
+  return changed;
 }
 
 /** Sends a reset code to the active account `username` names, if there is one; the caller never learns which. */
@@ -90,4 +96,5 @@ export async function resetPasswordWithCode(
       message: { template: 'password-reset' },
     });
   });
+  ctx.credentials.forget(sessionTag(account, row.id));
 }

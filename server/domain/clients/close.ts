@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import { verifyPassword } from '../../platform/auth/passwords.js';
@@ -30,6 +31,7 @@ export async function closeAccount(ctx: HandlerContext, clientId: string): Promi
     }).where('id', '=', clientId).execute();
     return documents.map((document) => document.storage_key);
   });
+  ctx.credentials.forget(credentialTag.client(clientId));
   // The bytes go once the rows are gone for good; a leftover object is unreachable, not exposed.
   if (documentKeys.length) await discardStored(ctx, documentKeys);
 }

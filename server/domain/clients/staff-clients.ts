@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql } from 'kysely';
 import type { components, operations } from '../../../generated/api.js';
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
@@ -134,7 +135,7 @@ export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: 
       session_version: sql`session_version + 1`, updated_at: now,
     }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
     return viewOf(ctx, scope, row);
-  });
+  }).finally(() => ctx.credentials.forget(credentialTag.client(id)));
 }
 
 /** Makes a deactivated client active again; its old tokens stay revoked. */

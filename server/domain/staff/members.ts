@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import type { StaffCaller } from '../../platform/actor.js';
@@ -166,6 +167,8 @@ export async function updateStaffMember(ctx: HandlerContext, by: StaffCaller, id
   } catch (error) {
     throw takenField(error) ?? error;
   }
+  // Its type, position or department decide what its token may do.
+  ctx.credentials.forget(credentialTag.staff(id));
   return toStaff(await staffQuery(ctx.scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
 }
 
@@ -185,7 +188,7 @@ export async function deactivateStaffMember(ctx: HandlerContext, by: StaffCaller
       .where('id', '=', id).where('is_active', '=', true).executeTakeFirst();
     if (changed.numUpdatedRows > 0n) await retireCodes(scope, id, staffAccounts.resetCode, now);
     return toStaff(await staffQuery(scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
-  });
+  }).finally(() => ctx.credentials.forget(credentialTag.staff(id)));
 }
 
 /** Lets a deactivated staff member the caller manages log in again; their old tokens stay retired. */
@@ -195,5 +198,6 @@ export async function activateStaffMember(ctx: HandlerContext, by: StaffCaller, 
   await ctx.scope.updateTable('staff')
     .set({ is_active: true, updated_by_staff_id: by.staffId, updated_at: ctx.clock.now() })
     .where('id', '=', id).where('is_active', '=', false).execute();
+  ctx.credentials.forget(credentialTag.staff(id));
   return toStaff(await staffQuery(ctx.scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
 }

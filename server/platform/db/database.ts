@@ -21,7 +21,75 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Db;
   driver: 'pg' | 'pglite';
+  /** NOTIFY messages of the database, for caches that must drop what another writer changed. */
+  changes: ChangeFeed;
   close(): Promise<void>;
+}
+
+export interface ChangeListener {
+  /** A NOTIFY payload sent on the channel, after the transaction that sent it committed. */
+  notice(payload: string): void;
+  /** true once listening; false whenever notices may have been missed (the connection was lost), until listening again. */
+  listening(on: boolean): void;
+}
+
+export interface ChangeFeed {
+  /** Listens on a channel until the returned stop is called (or the database is closed). */
+  listen(channel: string, listener: ChangeListener): Promise<() => Promise<void>>;
+}
+
+const RECONNECT_MS = { first: 500, max: 30_000 };
+
+/**
+ * PostgreSQL: one connection of its own per channel (a pooled one would be handed to queries),
+ * reconnected with backoff when lost; while it is down the listener is told notices may be missed.
+ */
+function pgChangeFeed(config: pg.ClientConfig, closing: Set<() => Promise<void>>): ChangeFeed {
+  return {
+    async listen(channel, listener) {
+      let stopped = false;
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      let delay = RECONNECT_MS.first;
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client(config);
+        next.on('notification', (message) => { if (message.channel === channel) listener.notice(message.payload ?? ''); });
+        const lost = () => {
+          if (client !== next) return;
+          client = undefined;
+          listener.listening(false);
+          if (!stopped) retry = setTimeout(() => { connect().catch(() => {}); }, delay);
+          delay = Math.min(delay * 2, RECONNECT_MS.max);
+        };
+        next.on('error', lost);
+        next.on('end', lost);
+        client = next;
+        try {
+          await next.connect();
+          await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          lost();
+          throw error;
+        }
+        if (stopped) { await next.end(); return; }
+        delay = RECONNECT_MS.first;
+        listener.listening(true);
+      };
+      const stop = async () => {
+        stopped = true;
+        clearTimeout(retry);
+        closing.delete(stop);
+        const last = client;
+        client = undefined;
+        listener.listening(false);
+        await last?.end().catch(() => {});
+      };
+      closing.add(stop);
+      // The first connection may fail (the server restarting): the listener stays off and retries.
+      await connect().catch(() => {});
+      return stop;
+    },
+  };
 }
 
 // INT8, NUMERIC and DATE arrive as strings on both drivers: money stays decimal, dates stay plain.
@@ -44,7 +112,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, driver: 'pg', close: () => db.destroy() };
+    const listeners = new Set<() => Promise<void>>();
+    const changes = pgChangeFeed({ connectionString: options.databaseUrl }, listeners);
+    const close = async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    };
+    return { db, driver: 'pg', changes, close };
   }
 
   const location = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pglite');
@@ -54,5 +128,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     parsers: { [pgliteTypes.INT8]: passThrough, [pgliteTypes.NUMERIC]: passThrough, [pgliteTypes.DATE]: passThrough },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, driver: 'pglite', close: () => db.destroy() };
+  // One process, one session: a notice reaches the listener as the COMMIT that sent it returns.
+  const changes: ChangeFeed = {
+    async listen(channel, listener) {
+      const unlisten = await client.listen(channel, (payload) => listener.notice(payload));
+      listener.listening(true);
+      return async () => { listener.listening(false); if (!client.closed) await unlisten(); };
+    },
+  };
+  return { db, driver: 'pglite', changes, close: () => db.destroy() };
 }

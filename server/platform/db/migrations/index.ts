@@ -20,6 +20,7 @@ import { claimDecisions } from './20261201_018_claim_decisions.js';
 import { closureDecisions } from './20261201_019_closure_decisions.js';
 import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
 import { policyListIndexes } from './20261202_021_policy_list_indexes.js';
+import { credentialNotices } from './20261203_022_credential_notices.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_019_closure_decisions': closureDecisions,
   '20261201_020_policy_lifecycle': policyLifecycle,
   '20261202_021_policy_list_indexes': policyListIndexes,
+  '20261203_022_credential_notices': credentialNotices,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
