@@ -168,10 +168,17 @@ export async function assetsToReprice(scope: TenantScope, policyId: string): Pro
   return (await assetsOf(scope, [policyId])).get(policyId)!.map(({ id: _id, premium: _premium, ...asset }) => asset);
 }
 
-/** One policy as the API answers it, with its assets. */
+/** A policy query's assets as one JSON column of its own row, in order (as `assetsOf` reads them, without a second query). */
+function withAssetsColumn<Q extends ReturnType<typeof withPolicyColumns>>(query: Q) {
+  return query.select(sql<{ id: string; details: Record<string, unknown>; premium: number | string }[]>`(select coalesce(json_agg(
+      json_build_object('id', pa.id, 'details', pa.details, 'premium', pa.premium) order by pa.position), '[]'::json)
+    from policy_assets pa where pa.policy_id = policies.id and pa.tenant_id = policies.tenant_id)`.as('assets_json'));
+}
+
+/** One policy as the API answers it, with its assets: one query. */
 export async function loadPolicy(scope: TenantScope, id: string, clientId: string): Promise<Policy> {
-  const row = await ownPolicyRow(scope, id, clientId);
-  return toPolicy(row, (await assetsOf(scope, [row.id])).get(row.id));
+  const row = await ownRow(withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId))), 'policies', id, 'Policy');
+  return toPolicy(row, row.assets_json.map(({ details, id: assetId, premium }) => ({ ...details, id: assetId, premium: Number(premium) }) as PolicyAsset));
 }
 
 export type PolicySummary = import('../../../generated/api.js').components['schemas']['PolicySummary'];

@@ -3,7 +3,7 @@ import type { HandlerContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { containsPattern } from '../../platform/filters.js';
 import { pageOf } from '../../platform/pagination.js';
-import { companyProducts, nothing, productColumns, toProducts, visibleProducts, type Product, type ProductViewer } from './visible.js';
+import { companyProducts, nothing, toProducts, visibleProducts, withProductColumns, type Product, type ProductViewer } from './visible.js';
 
 type ProductListQuery = NonNullable<operations['listProducts']['parameters']['query']>;
 type StaffProductListQuery = NonNullable<operations['listStaffProducts']['parameters']['query']>;
@@ -38,8 +38,8 @@ async function pageOfProducts(ctx: HandlerContext, products: Products, query: Pr
   const limit = query.limit!;
   const matching = filterProducts(products, query, viewer);
   const { offset, paginator } = await pageOf(matching, page, limit);
-  const rows = await matching.select(productColumns).orderBy('products.name').orderBy('products.id').limit(limit).offset(offset).execute();
-  return { products: await toProducts(ctx, rows, viewer), paginator };
+  const rows = await withProductColumns(matching, ctx, viewer).orderBy('products.name').orderBy('products.id').limit(limit).offset(offset).execute();
+  return { products: toProducts(rows), paginator };
 }
 
 /** One page of the products the tenant's clients can buy, by name, filtered as asked. */
@@ -54,7 +54,7 @@ export async function staffProductPage(ctx: HandlerContext, query: StaffProductL
 
 /** One product the tenant's clients may buy; any other is not found. */
 export async function visibleProduct(ctx: HandlerContext, id: string): Promise<Product> {
-  const row = await visibleProducts(ctx).select(productColumns).where('products.id', '=', id).executeTakeFirst();
+  const row = await withProductColumns(visibleProducts(ctx), ctx, 'client').where('products.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Product');
-  return (await toProducts(ctx, [row], 'client'))[0];
+  return toProducts([row])[0];
 }

@@ -5,7 +5,7 @@ import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { COMMISSION_FIELDS, commissionColumn, commissionOf } from './commission.js';
-import { companyProducts, productColumns, toProducts, type Product } from './visible.js';
+import { companyProducts, toProducts, withProductColumns, type Product } from './visible.js';
 
 /**
  * Products as an insurer's staff keep them. Decisions:
@@ -35,9 +35,9 @@ async function assertUnderwriter(ctx: Ctx, db: Kysely<Database>, doing: string) 
 
 /** One of the tenant's products as its staff see it; 404 for any other. */
 export async function staffProduct(ctx: Pick<HandlerContext, 'db' | 'tenant'>, id: string, db: Kysely<Database> = ctx.db): Promise<Product> {
-  const row = await companyProducts(ctx, db).select(productColumns).where('products.id', '=', id).executeTakeFirst();
+  const row = await withProductColumns(companyProducts(ctx, db), ctx, 'staff').where('products.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Product');
-  return (await toProducts(ctx, [row], 'staff', db))[0];
+  return toProducts([row])[0];
 }
 
 /** The tenant's own product, locked for the change: 404 if the tenant cannot see it, 403 if it is only assigned to it. */

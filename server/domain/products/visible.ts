@@ -29,7 +29,7 @@ export function visibleProducts(ctx: Pick<HandlerContext, 'db' | 'tenant'>, db: 
     .where('products.distribution', '=', 'ONLINE');
 }
 
-export const productColumns = [
+const productColumns = [
   'products.id', 'products.name', 'products.code', 'products.description', 'products.premium_rates', 'products.category',
   'products.sub_category', 'products.benefits', 'products.status', 'products.distribution', 'products.insurer_id',
   'products.standard_commission', 'products.overrider_commission', 'products.other_commission', 'products.created_at',
@@ -38,8 +38,31 @@ export const productColumns = [
   'insurer.kind as insurer_kind', 'insurer.short_name as insurer_short_name', 'insurer.primary_color as insurer_primary_color',
 ] as const;
 
-// What a query selecting productColumns answers, row by row.
-const selectVisible = (ctx: HandlerContext) => companyProducts(ctx).select(productColumns).execute();
+/** An assignment as the `assigned_to` column carries it (JSON: `assignedAt` a timestamp as PostgreSQL writes it). */
+type AssignmentRow = Omit<Assignment, 'assignedAt'> & { assignedAt: string };
+
+/**
+ * The companies each product is assigned to, as the viewer may know them, as one JSON column of
+ * the product's own row (no second query): the company's staff see every assignment of a product
+ * it owns; otherwise (a product assigned to the company, or any product in a client app) only the
+ * company's own assignment: an insurer's other distributors are neither a broker's nor a client's
+ * business.
+ */
+function assignedTo(tenantId: string, viewer: ProductViewer) {
+  const owner = viewer === 'staff' ? sql`or products.owner_tenant_id = ${tenantId}` : sql``;
+  return sql<AssignmentRow[]>`(select coalesce(json_agg(json_build_object('companyId', a.tenant_id, 'name', c.name, 'type', c.type,
+      'assignedBy', a.assigned_by, 'assignedAt', a.assigned_at) order by a.assigned_at, c.name), '[]'::json)
+    from product_assignments a join companies c on c.id = a.tenant_id
+    where a.product_id = products.id and (a.tenant_id = ${tenantId} ${owner}))`.as('assigned_to');
+}
+
+/** A product query's columns for this viewer: the product, its insurer, the tenant's assignment and `assigned_to`. */
+export function withProductColumns<Q extends ReturnType<typeof companyProducts>>(products: Q, ctx: Pick<HandlerContext, 'tenant'>, viewer: ProductViewer) {
+  return products.select(productColumns).select(assignedTo(ctx.tenant.id, viewer));
+}
+
+// What a query selecting withProductColumns answers, row by row.
+const selectVisible = (ctx: HandlerContext) => withProductColumns(companyProducts(ctx), ctx, 'client').execute();
 export type ProductRow = Awaited<ReturnType<typeof selectVisible>>[number];
 type Assignment = NonNullable<Product['assignedTo']>[number];
 
@@ -58,37 +81,9 @@ export function insurerOf(row: InsurerColumns): Product['insurer'] {
 /** Who looks at products: the company's staff, or its clients in a client app. */
 export type ProductViewer = 'staff' | 'client';
 
-/**
- * The companies each product is assigned to, as the viewer may know them: the company's staff see
- * every assignment of a product it owns; otherwise (a product assigned to the company, or any
- * product in a client app) only the company's own assignment: an insurer's other distributors are
- * neither a broker's nor a client's business.
- */
-export async function assignmentsOf(ctx: Pick<HandlerContext, 'db' | 'tenant'>, rows: ProductRow[], viewer: ProductViewer, db: Kysely<Database> = ctx.db) {
-  const byProduct = new Map<string, Assignment[]>(rows.map((row) => [row.id, []]));
-  if (rows.length === 0) return byProduct;
-  const owned = viewer === 'staff' ? rows.filter((row) => row.owner_tenant_id === ctx.tenant.id).map((row) => row.id) : [];
-  const found = await db.selectFrom('product_assignments as a')
-    .innerJoin('companies as c', 'c.id', 'a.tenant_id')
-    .select(['a.product_id', 'a.tenant_id', 'a.assigned_by', 'a.assigned_at', 'c.name', 'c.type'])
-    .where('a.product_id', 'in', rows.map((row) => row.id))
-    .where((eb) => (owned.length
-      ? eb.or([eb('a.product_id', 'in', owned), eb('a.tenant_id', '=', ctx.tenant.id)])
-      : eb('a.tenant_id', '=', ctx.tenant.id)))
-    .orderBy('a.assigned_at').orderBy('c.name')
-    .execute();
-  for (const a of found) {
-    byProduct.get(a.product_id)!.push({
-      companyId: a.tenant_id, name: a.name, type: a.type, assignedBy: a.assigned_by, assignedAt: new Date(a.assigned_at).toISOString(),
-    });
-  }
-  return byProduct;
-}
-
-/** Rows (with their insurer) -> Products, each with the companies it is assigned to. */
-export async function toProducts(ctx: Pick<HandlerContext, 'db' | 'tenant'>, rows: ProductRow[], viewer: ProductViewer, db: Kysely<Database> = ctx.db): Promise<Product[]> {
-  const assignments = await assignmentsOf(ctx, rows, viewer, db);
-  return rows.map((row) => toProduct(row, assignments.get(row.id) ?? []));
+/** Rows of withProductColumns -> Products. */
+export function toProducts(rows: ProductRow[]): Product[] {
+  return rows.map((row) => toProduct(row, row.assigned_to.map((a) => ({ ...a, assignedAt: new Date(a.assignedAt).toISOString() }))));
 }
 
 /** Row (with its insurer) and its assignments -> Product. */
