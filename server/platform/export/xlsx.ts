@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FileResult } from '../files.js';
 
 export interface Column<Row> { header: string; width?: number; value: (row: Row) => string | number | boolean | null }
@@ -36,10 +36,12 @@ function pendingBytes(sheet: ExcelJS.Worksheet, body: PassThrough): number {
  */
 export function streamWorkbook<Row>(sheetName: string, filename: string, columns: Column<Row>[], batches: AsyncIterable<Row[]>): FileResult {
   const body = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));
   (async () => {
+    // exceljs (some 30 MB) is loaded by the first export, not by every server.
+    const { default: excel } = await import('exceljs');
+    const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(sheetName);
+    sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));
     for await (const batch of batches) {
       for (const row of batch) sheet.addRow(columns.map((column) => column.value(row))).commit();
       await nextTurn();
