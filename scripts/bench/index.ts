@@ -24,6 +24,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
 import { autoPolicyBody } from './dataset.js';
@@ -289,13 +290,30 @@ async function exportCase(): Promise<CaseReport> {
     });
   } finally {
     clearInterval(timer);
-    rmSync(file, { force: true });
   }
   const seconds = (performance.now() - started) / 1000;
+  const workbook = status === 200 ? await readBack(file).catch((error: Error) => ({ rows: 0, header: `unreadable: ${error.message}`, distinctPolicies: 0 })) : null;
+  rmSync(file, { force: true });
   return judge('export', { kind: 'memory', maxRssMb: 300, atPolicies: 100_000 }, undefined, undefined, null, smoke, {
     status, bytes, seconds, policies: fixtures.clientPolicies, rssBeforeMb: before === undefined ? null : before / 2 ** 20,
-    peakRssMb: before === undefined ? null : peak / 2 ** 20,
+    peakRssMb: before === undefined ? null : peak / 2 ** 20, workbook,
   });
+}
+
+/** The downloaded workbook read back with exceljs's streaming reader: its rows, header and distinct policy numbers. */
+async function readBack(file: string) {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore', entries: 'ignore' });
+  let rows = 0;
+  let header: unknown;
+  const policies = new Set<string>();
+  for await (const worksheet of reader) {
+    for await (const row of worksheet) {
+      rows += 1;
+      if (rows === 1) header = (row.values as unknown[]).slice(1);
+      else policies.add(String(row.getCell(1).value));
+    }
+  }
+  return { rows, header, distinctPolicies: policies.size };
 }
 
 // ---------------------------------------------------------------- the report

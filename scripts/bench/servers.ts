@@ -17,6 +17,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app/app.js';
+import { boundHeapGrowth } from '../../server/platform/memory.js';
 import { hashPassword } from '../../server/platform/auth/passwords.js';
 import { loadConfig } from '../../server/platform/config.js';
 import { openDatabase } from '../../server/platform/db/database.js';
@@ -170,6 +171,7 @@ try {
     process.send!({ kind: 'loaded', loadedInMs } satisfies ServerMessage, () => process.exit(0));
   }
   process.env.TRUST_PROXY = 'true';
+  boundHeapGrowth(); // as server/app/main.ts does
   const api = await buildApp({ config, db, changes: database.changes, logger: false });
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();

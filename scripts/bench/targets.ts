@@ -14,7 +14,22 @@ export interface Figures {
   requestsPerSecond: number; p50Ms: number; p99Ms: number; total: number; non2xx: number; errors: number; statusCodes: Record<string, number>;
 }
 
-export interface ExportFigures { status: number; bytes: number; seconds: number; policies: number; rssBeforeMb: number | null; peakRssMb: number | null }
+export interface ExportFigures {
+  status: number; bytes: number; seconds: number; policies: number; rssBeforeMb: number | null; peakRssMb: number | null;
+  /** The workbook read back (exceljs's streaming reader): its rows (the header included), header and distinct policy numbers. */
+  workbook: { rows: number; header: unknown; distinctPolicies: number } | null;
+}
+
+/** What is wrong with an export's workbook: the header, then one row per asset (every policy has one), every policy loaded among them. */
+function workbookProblem(e: ExportFigures): string | null {
+  if (!e.workbook) return null;
+  const { rows, header, distinctPolicies } = e.workbook;
+  if (!Array.isArray(header) || header[0] !== 'Policy No') return `the export's header row is ${JSON.stringify(header)}`;
+  // The create cases run first add policies (one asset each) to the bench client's.
+  if (distinctPolicies < e.policies) return `the export names ${distinctPolicies} policies, fewer than the ${e.policies} loaded`;
+  if (rows !== distinctPolicies + 1) return `the export has ${rows} rows, not ${distinctPolicies + 1} (the header and one per asset)`;
+  return null;
+}
 
 interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
 export type CaseReport =
@@ -30,7 +45,7 @@ function flag(f: Figures): string | null {
 export function judge(name: string, target: Target, api: Figures | undefined, baseline: Figures | undefined,
   statementsPerRequest: number | null, smoke: boolean, exported?: ExportFigures): CaseReport {
   if (exported) {
-    const flagged = exported.status !== 200 || exported.bytes === 0 ? `the export answered ${exported.status} with ${exported.bytes} bytes` : null;
+    const flagged = exported.status !== 200 || exported.bytes === 0 ? `the export answered ${exported.status} with ${exported.bytes} bytes` : workbookProblem(exported);
     const t = target as Extract<Target, { kind: 'memory' }>;
     let met: boolean | null = null;
     let reason: string;

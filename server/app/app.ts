@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { compileValidator } from '../platform/validation.js';
+import { compileValidator, lazySerializers } from '../platform/validation.js';
 import { bodyParsing } from './body.js';
 import { errorHandling, frameworkError, MAX_PARAM_LENGTH } from './errors.js';
 import { routes } from './routes.js';
@@ -38,6 +38,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: process.env.TRUST_PROXY === 'true',
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkError,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   });
   await app.register(coverline, options);
   return app;

@@ -5,8 +5,10 @@ import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
 import { backgroundWorker } from './jobs.js';
 import { dispatchOutbox, loggingTransport } from '../platform/outbox.js';
+import { boundHeapGrowth } from '../platform/memory.js';
 
 /** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and close. */
+boundHeapGrowth();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrateToLatest(database.db);

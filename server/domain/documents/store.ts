@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import type { HandlerContext } from '../../platform/context.js';
 import type { DocumentRow, DocumentsTable } from '../../platform/db/schema.js';
 import { ApiError, badRequest } from '../../platform/errors.js';
@@ -92,7 +91,7 @@ async function sniff(source: Readable) {
     length += next.value.length;
   }
   const sample = Buffer.concat(head);
-  const detected = length > 0 ? await fileTypeFromBuffer(sample) : undefined;
+  const detected = length > 0 ? await (await import('file-type')).fileTypeFromBuffer(sample) : undefined;
   async function* replay() {
     try {
       if (length > 0) yield sample;

@@ -29,16 +29,20 @@ export async function newestFirstPage<Row>(filtered: SelectQueryBuilder<any, any
 }
 
 /**
- * An export's rows, newest first, EXPORT_BATCH at a time: each batch starts after the last row of
- * the one before (keyset on `created_at`, `id`), so every query reads one batch whatever the depth,
- * where an OFFSET would re-read every row before it. The key is the exact stored `created_at` (as
- * text: a JS Date drops its microseconds). Only a page's start (`offset`) is skipped by counting.
+ * An export's rows, newest first, EXPORT_BATCH at a time: each call reads the batch after the last
+ * row of the one before (keyset on `created_at`, `id`), so every query reads one batch whatever the
+ * depth, where an OFFSET would re-read every row before it; `undefined` once there are no more. The
+ * key is the exact stored `created_at` (as text: a JS Date drops its microseconds). Only a page's
+ * start (`offset`) is skipped by counting. Between calls it holds only the key, not the rows.
  */
-export async function* newestFirstBatches<Row>(rows: Columns<Row>, table: string, { offset, limit }: { offset: number; limit: number }): AsyncGenerator<Row[]> {
+export function newestFirstBatches<Row>(rows: Columns<Row>, table: string, { offset, limit }: { offset: number; limit: number }): () => Promise<Row[] | undefined> {
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   let after: { createdAt: string; id: string } | undefined;
-  for (let done = 0; done < limit;) {
+  let done = 0;
+  let finished = false;
+  return async () => {
+    if (finished || done >= limit) return undefined;
     const want = Math.min(EXPORT_BATCH, limit - done);
     const batch = await newestFirst(rows, table)
       .select(sql<string>`${createdAt}::text`.as('keyset_created_at'))
@@ -46,12 +50,12 @@ export async function* newestFirstBatches<Row>(rows: Columns<Row>, table: string
       .$if(after === undefined && offset > 0, (qb) => qb.offset(offset))
       .limit(want)
       .execute() as (Row & { keyset_created_at: string; id: string })[];
-    if (batch.length > 0) yield batch;
-    if (batch.length < want) return;
+    finished = batch.length < want;
     done += batch.length;
     const last = batch[batch.length - 1];
-    after = { createdAt: last.keyset_created_at, id: last.id };
-  }
+    if (last) after = { createdAt: last.keyset_created_at, id: last.id };
+    return batch.length > 0 ? batch : undefined;
+  };
 }
 
 /**
@@ -77,13 +81,16 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
 
   if (query.format === 'excel') {
     const page = usePagination ? { offset: (query.page! - 1) * query.limit!, limit: query.limit! } : { offset: 0, limit: Infinity };
-    const batches = async function* () {
-      for await (const rows of newestFirstBatches(options.columns, table, page)) {
-        const items = await options.toItems(rows);
-        yield sheet.rows ? await sheet.rows(items, rows) : items as unknown as ExportRow[];
-      }
+    const nextBatch = newestFirstBatches(options.columns, table, page);
+    // A batch's cells only: its rows and items are garbage once they are read, before the sheet is written.
+    const nextCells = async () => {
+      const rows = await nextBatch();
+      if (!rows) return undefined;
+      const items = await options.toItems(rows);
+      const exported = sheet.rows ? await sheet.rows(items, rows) : items as unknown as ExportRow[];
+      return exported.map((row) => sheet.columns.map((column) => column.value(row)));
     };
-    return streamWorkbook(sheet.name, sheet.filename, sheet.columns, batches());
+    return streamWorkbook(sheet.name, sheet.filename, sheet.columns, nextCells);
   }
   const { itemsCount } = (await pageOf(options.matching, 1, 1)).paginator;
   const page = usePagination ? query.page! : 1;

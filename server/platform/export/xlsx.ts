@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FileResult } from '../files.js';
 
-export interface Column<Row> { header: string; width?: number; value: (row: Row) => string | number | boolean | null }
+export type CellValue = string | number | boolean | null;
+export interface Column<Row> { header: string; width?: number; value: (row: Row) => CellValue }
 
 /**
  * The next batch is fetched once no more than this much of the sheet waits to be zipped and read:
@@ -34,14 +35,18 @@ function pendingBytes(sheet: ExcelJS.Worksheet, body: PassThrough): number {
  * out as they are made and other requests are served. The answer starts as soon as the first bytes
  * exist; a failure mid-way, or the reader going away, aborts the download.
  */
-export function streamWorkbook<Row>(sheetName: string, filename: string, columns: Column<Row>[], batches: AsyncIterable<Row[]>): FileResult {
+export function streamWorkbook(sheetName: string, filename: string, columns: Pick<Column<never>, 'header' | 'width'>[],
+  nextBatch: () => Promise<CellValue[][] | undefined>): FileResult {
   const body = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));
   (async () => {
-    for await (const batch of batches) {
-      for (const row of batch) sheet.addRow(columns.map((column) => column.value(row))).commit();
+    // exceljs (some 30 MB) is loaded by the first export, not by every server.
+    const { default: excel } = await import('exceljs');
+    const workbook = new excel.stream.xlsx.WorkbookWriter({ stream: body, useStyles: false, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(sheetName);
+    sheet.columns = columns.map((column) => ({ header: column.header, width: column.width ?? 18 }));
+    for (let batch = await nextBatch(); batch; batch = await nextBatch()) {
+      for (const cells of batch) sheet.addRow(cells).commit();
+      batch = undefined;
       await nextTurn();
       while (pendingBytes(sheet, body) > MAX_PENDING_BYTES) {
         if (body.destroyed) return;

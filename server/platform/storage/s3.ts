@@ -1,5 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { pipeline, type Readable } from 'node:stream';
 import { assertValidKey, Meter, ObjectNotFoundError, type FileStorage, type StoredObject } from './storage.js';
 
@@ -13,6 +12,12 @@ export interface S3StorageOptions {
   credentials?: S3ClientConfig['credentials'];
 }
 
+/** The AWS SDK (some 20 MB), loaded by the first S3 call: a server storing files locally never needs it. */
+const sdk = async () => {
+  const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  return { ...s3, Upload: storage.Upload };
+};
+
 const isMissing = (error: any) =>
   error?.name === 'NoSuchKey' || error?.name === 'NotFound' || error?.$metadata?.httpStatusCode === 404;
 
@@ -22,17 +27,25 @@ const isMissing = (error: any) =>
  * exists once the whole stream was sent.
  */
 export class S3FileStorage implements FileStorage {
-  readonly client: S3Client;
   readonly bucket: string;
+  readonly #options: S3StorageOptions;
+  #client?: Promise<S3Client>;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
-    this.client = new S3Client({
+    this.#options = options;
+  }
+
+  /** The S3 client, made by the first call. */
+  client(): Promise<S3Client> {
+    const options = this.#options;
+    this.#client ??= sdk().then(({ S3Client }) => new S3Client({
       region: options.region,
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
       ...(options.credentials ? { credentials: options.credentials } : {}),
-    });
+    }));
+    return this.#client;
   }
 
   async put(key: string, source: Readable, maxBytes: number, options: { contentType?: string } = {}): Promise<StoredObject> {
@@ -40,8 +53,9 @@ export class S3FileStorage implements FileStorage {
     const meter = new Meter(maxBytes);
     // The source's errors (an aborted request, a size limit) reach the upload through the meter.
     pipeline(source, meter, () => {});
+    const [{ Upload }, client] = await Promise.all([sdk(), this.client()]);
     const upload = new Upload({
-      client: this.client,
+      client,
       queueSize: 2,
       leavePartsOnError: false,
       params: { Bucket: this.bucket, Key: key, Body: meter, ContentType: options.contentType ?? 'application/octet-stream' },
@@ -60,7 +74,7 @@ export class S3FileStorage implements FileStorage {
   async get(key: string): Promise<Readable> {
     assertValidKey(key);
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const answer = await (await this.client()).send(new (await sdk()).GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return answer.Body as Readable;
     } catch (error) {
       throw isMissing(error) ? new ObjectNotFoundError(key) : error;
@@ -70,7 +84,7 @@ export class S3FileStorage implements FileStorage {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      await (await this.client()).send(new (await sdk()).DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -79,7 +93,7 @@ export class S3FileStorage implements FileStorage {
   async exists(key: string): Promise<boolean> {
     assertValidKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await (await this.client()).send(new (await sdk()).HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;

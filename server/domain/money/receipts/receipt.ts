@@ -9,7 +9,7 @@ import { POLICY_TYPES } from '../../policies/types-catalogue.js';
 import { CONFIRMED } from '../../states/transaction.js';
 import { transactionColumns, clientTransactions } from '../transaction-view.js';
 import { issueReceipt, type ReceiptNumber } from './number.js';
-import { renderReceipt, type ReceiptData } from './render.js';
+import type { ReceiptData } from './render.js';
 
 /** A receipt as it is handed out: its number (the file's name) and the PDF, streamed as it is written. */
 export interface Receipt { receiptNo: string; pdf: Readable }
@@ -24,6 +24,8 @@ export async function paymentReceipt(ctx: Pick<HandlerContext, 'db' | 'scope' | 
   transactionId: string): Promise<Receipt> {
   const { row, receipt } = await confirmedPayment(ctx.scope, clientId, transactionId, ctx.clock.now());
   const data = await receiptData(ctx, clientId, row, receipt);
+  // pdfkit and to-words (some 40 MB) are loaded by the first receipt, not by every server.
+  const { renderReceipt } = await import('./render.js');
   return { receiptNo: receipt.receiptNo, pdf: renderReceipt(data) };
 }
 

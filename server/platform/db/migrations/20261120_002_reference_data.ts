@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
-import {
-  countryRows, currencyRows, vehicleBodyTypeRows, vehicleMakeRows, vehicleScheduleTypeRows,
-} from '../reference-data.js';
 
 // Loads the platform-wide reference data; the rows come from data packages and checked-in files.
+// The packages are read only when this migration runs: country-state-city alone holds some 60 MB,
+// which a server whose schema is already up to date never needs.
 export const referenceData = {
   async up(db: Kysely<any>) {
+    const {
+      countryRows, currencyRows, vehicleBodyTypeRows, vehicleMakeRows, vehicleScheduleTypeRows,
+    } = await import('../reference-data.js');
     await db.insertInto('countries').values(countryRows()).execute();
     await db.insertInto('currencies').values(currencyRows()).execute();
     await db.insertInto('vehicle_makes').values(vehicleMakeRows()).execute();
