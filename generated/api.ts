@@ -11444,6 +11444,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
                  * @example POL-0012
                  */
@@ -11494,6 +11499,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Payments of the invoice with this number (exact, case-insensitive).
                  * @example INV-0012
@@ -11787,6 +11797,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
                  * @example documents
                  */
@@ -12071,6 +12086,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Only requests with this status.
                  * @example PENDING_REVIEW
@@ -13546,6 +13566,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Clients whose name (full name or company name), email or phone number contains this text, ignoring case.
                  * @example mensah
@@ -16222,6 +16247,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Only requests with this status.
                  * @example PENDING_REVIEW
                  */
@@ -16918,6 +16948,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
                  * @example documents
                  */
@@ -17101,6 +17136,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Payments of the invoice with this number (exact, case-insensitive).
                  * @example INV-0012
@@ -17325,6 +17365,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
                  * @example POL-0012
@@ -17714,6 +17759,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Only mandates on this policy.
                  * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01

@@ -5,7 +5,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { plusDays, signUp } from '../helpers/clients.js';
 import { staffSession } from '../helpers/staff.js';
 
-// Keyset (cursor) paging of the newest-first policy lists: `after` and `paginator.nextCursor`.
+// Keyset (cursor) paging of the newest-first lists, the policy lists above all: `after` and `paginator.nextCursor`.
 let h: Harness;
 let bulk: Awaited<ReturnType<typeof signUp>>;
 let other: Awaited<ReturnType<typeof signUp>>;
@@ -13,27 +13,29 @@ let other: Awaited<ReturnType<typeof signUp>>;
 let order: string[];
 const start = plusDays(10);
 const end = plusDays(374);
+let autoProduct: string;
+const autoPolicy = (generateInvoice: boolean) => ({
+  policyType: 'AUTO', currency: 'GHS', startDate: start, endDate: end, productId: autoProduct, businessType: 'NEW_BUSINESS', generateInvoice,
+  assets: [{ coverage: 'COMPREHENSIVE', riskType: 'PRIVATE_INDIVIDUAL', make: 'Toyota', model: 'Corolla', registrationNo: 'GR 1234-24',
+    chassisNumber: 'JTDBR32E720123456', cubicCapacity: 1800, seats: 5, bodyType: 'SALOON', usage: 'PRIVATE', sumInsured: 85000,
+    noClaimDiscountYears: 2, policyExcess: 10, yearOfMake: 2019 }],
+});
 
 beforeAll(async () => {
   h = await createHarness();
   bulk = await signUp(h);
   other = await signUp(h);
-  const productId = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'AUTO')
+  autoProduct = (await h.db.selectFrom('products').select('id').where('distribution', '=', 'ONLINE').where('category', '=', 'AUTO')
     .executeTakeFirstOrThrow()).id;
   // A policy made through the API (by a third client) lends its premium breakdown to the copies.
-  const template = await h.call({ method: 'POST', url: '/api/v1/client/policies', token: (await signUp(h)).token, payload: {
-    policyType: 'AUTO', currency: 'GHS', startDate: start, endDate: end, productId, businessType: 'NEW_BUSINESS', generateInvoice: false,
-    assets: [{ coverage: 'COMPREHENSIVE', riskType: 'PRIVATE_INDIVIDUAL', make: 'Toyota', model: 'Corolla', registrationNo: 'GR 1234-24',
-      chassisNumber: 'JTDBR32E720123456', cubicCapacity: 1800, seats: 5, bodyType: 'SALOON', usage: 'PRIVATE', sumInsured: 85000,
-      noClaimDiscountYears: 2, policyExcess: 10, yearOfMake: 2019 }],
-  } });
+  const template = await h.call({ method: 'POST', url: '/api/v1/client/policies', token: (await signUp(h)).token, payload: autoPolicy(false) });
   expect(template.statusCode).toBe(201);
   const breakdown = sql`(select premium_breakdown from policies where id = ${template.json().data.id}::uuid)`;
   // 40 policies: 15 created in the same instant (the id orders them), then one microsecond apart
   // (which a JavaScript Date cannot tell apart); every third one ACTIVE, the others DRAFT.
   await sql`insert into policies (tenant_id, policy_no, client_id, product_id, policy_type, state, business_type, business_category,
       currency, exchange_rate, premium, premium_breakdown, start_date, end_date, generate_invoice, created_at, updated_at)
-    select ${h.tenantId}::uuid, 'KEYSET-' || g, ${bulk.account.id}::uuid, ${productId}::uuid, 'AUTO',
+    select ${h.tenantId}::uuid, 'KEYSET-' || g, ${bulk.account.id}::uuid, ${autoProduct}::uuid, 'AUTO',
       case when g % 3 = 0 then 'ACTIVE' else 'DRAFT' end, 'NEW_BUSINESS', 'LOCAL',
       'GHS', 1, 100, ${breakdown}, ${start}::date, ${end}::date, false, at, at
     from generate_series(1, 40) g,
@@ -147,5 +149,37 @@ describe('GET /staff/policies?after=', () => {
     const res = await h.call({ method: 'GET', url: `/api/v1/staff/policies?page=2&after=${pages[0].paginator.nextCursor}`, token: exec.token });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('query.after cannot be given with query.page: the cursor says where the page starts');
+  });
+});
+
+describe('the other newest-first lists', () => {
+  it('walk by cursor too (a staff member\'s clients, a client\'s invoices)', async () => {
+    const exec = await staffSession(h, 'exec');
+    const ids = async (url: string, token: string) => {
+      const res = await h.call({ method: 'GET', url, token });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { data: { id: string }[]; paginator: { nextCursor: string | null } };
+    };
+    const walkIds = async (base: string, token: string) => {
+      const seen: string[] = [];
+      let page = await ids(`${base}?limit=2`, token);
+      for (;;) {
+        seen.push(...page.data.map((row) => row.id));
+        if (page.paginator.nextCursor === null) return seen;
+        page = await ids(`${base}?limit=2&after=${page.paginator.nextCursor}`, token);
+      }
+    };
+    const clients = (await ids('/api/v1/staff/clients?limit=500', exec.token)).data.map((row) => row.id);
+    expect(clients.length).toBeGreaterThan(2);
+    expect(await walkIds('/api/v1/staff/clients', exec.token)).toEqual(clients);
+    const buyer = await signUp(h);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await h.call({ method: 'POST', url: '/api/v1/client/policies', token: buyer.token, payload: autoPolicy(true) })).statusCode).toBe(201);
+    }
+    const invoices = (await ids('/api/v1/client/invoices?limit=500', buyer.token)).data.map((row) => row.id);
+    expect(invoices).toHaveLength(5);
+    expect(await walkIds('/api/v1/client/invoices', buyer.token)).toEqual(invoices);
+    const res = await h.call({ method: 'GET', url: '/api/v1/staff/clients?after=nope', token: exec.token });
+    expect(res.json()).toMatchObject({ statusCode: 400, message: 'query.after is not a valid cursor' });
   });
 });
