@@ -42,7 +42,9 @@ export function decodeCursor(cursor: string, field = 'query.after'): Keyset {
   const parts = PG_TIMESTAMPTZ.exec(key[0]);
   if (!parts) throw invalid();
   const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const lastOfMonth = new Date(0);
+  lastOfMonth.setUTCFullYear(year, month, 0); // (Date.UTC reads years 0-99 as 1900-1999)
+  const daysInMonth = lastOfMonth.getUTCDate();
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) throw invalid();
   return { createdAt: key[0], id: key[1] };
 }
