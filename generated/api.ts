@@ -266,6 +266,11 @@ export interface paths {
          *     `page` (or all with `usePagination=false`), filtered like a client's list and besides by
          *     client (`clientId`) and by the staff member credited (`staffId`, or `staffName`: part of their
          *     name, case-insensitive). `format=excel` exports the same rows.
+         *
+         *     Deep pages: instead of `page`, send `after` with the `paginator.nextCursor` of the page before
+         *     (keyset paging: every page costs what the first does, where `page=N` reads the N-1 pages
+         *     before it). Start without `after`, follow `nextCursor` until it is null, and send the same
+         *     filters and `limit` each time: every policy comes once, in order, even as policies are added.
          */
         get: operations["listStaffPolicies"];
         put?: never;
@@ -2573,6 +2578,11 @@ export interface paths {
          *     `format=excel` streams the same rows as an .xlsx spreadsheet (one row per policy, or per asset
          *     with `assets=true`); it needs `usePagination` and `assets` to be given, so an export always
          *     says whether it is one page or everything, and at what grain.
+         *
+         *     Deep pages: instead of `page`, send `after` with the `paginator.nextCursor` of the page before
+         *     (keyset paging: every page costs what the first does, where `page=N` reads the N-1 pages
+         *     before it). Start without `after`, follow `nextCursor` until it is null, and send the same
+         *     filters and `limit` each time: every policy comes once, in order, even as policies are added.
          */
         get: operations["listPolicies"];
         put?: never;
@@ -6277,6 +6287,11 @@ export interface components {
              * @example null
              */
             nextPage: number | null;
+            /**
+             * @description Given by the newest-first lists that take `after`: the cursor of this page's last row, to send as `after` for the next page (keyset paging: as fast at any depth), or null on the last page. Absent on the lists that do not take `after`.
+             * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+             */
+            nextCursor?: string | null;
         };
         /** @description The envelope of a paged list; `paginator` says where the page sits in the whole list. */
         Pagination: components["schemas"]["ApiResponse"] & {
@@ -10465,6 +10480,11 @@ export interface components {
          */
         Page: number;
         /**
+         * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+         * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+         */
+        After: string;
+        /**
          * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
          * @example [
          *       "01-12-2026",
@@ -11180,6 +11200,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
                  * @example [
                  *       "01-12-2026",
@@ -11419,6 +11444,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
                  * @example POL-0012
                  */
@@ -11469,6 +11499,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Payments of the invoice with this number (exact, case-insensitive).
                  * @example INV-0012
@@ -11762,6 +11797,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
                  * @example documents
                  */
@@ -12046,6 +12086,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Only requests with this status.
                  * @example PENDING_REVIEW
@@ -13521,6 +13566,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Clients whose name (full name or company name), email or phone number contains this text, ignoring case.
                  * @example mensah
@@ -15166,6 +15216,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Policies whose `startDate` is in this range: `[from]` or `[from, to]`, both ends included. Dates as `YYYY-MM-DD` or day-month-year `DD-MM-YYYY`.
                  * @example [
                  *       "01-12-2026",
@@ -15231,7 +15286,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
-            /** @description A filter is not valid, or an export lacks `usePagination` or `assets`; `message` names it. */
+            /** @description A filter is not valid, an export lacks `usePagination` or `assets`, or `after` is not a cursor the API gave or comes with `page`; `message` names it. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16192,6 +16247,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description Only requests with this status.
                  * @example PENDING_REVIEW
                  */
@@ -16888,6 +16948,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
                  * @description `documents` adds each claim's supporting documents (`documents`); without it a claim carries only their `documentIds`.
                  * @example documents
                  */
@@ -17071,6 +17136,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Payments of the invoice with this number (exact, case-insensitive).
                  * @example INV-0012
@@ -17295,6 +17365,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Invoices that bill this policy (its id or its number, e.g. `POL-0012`).
                  * @example POL-0012
@@ -17684,6 +17759,11 @@ export interface operations {
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
                 /**
                  * @description Only mandates on this policy.
                  * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01

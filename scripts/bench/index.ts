@@ -142,9 +142,12 @@ const signedIn = { ...apiKey, authorization: `Bearer ${token}` };
 
 interface ApiCase { name: string; target: Target; drive: Omit<DriveCase, 'base' | 'connections' | 'durationSeconds'> }
 const filter = fixtures.listFilter;
-const listLimit = 20;
-const filtered = (page: number) => `/client/policies?state=${filter.state}&productId=${filter.productId}`
-  + `&startDate[]=${filter.startDate[0]}&startDate[]=${filter.startDate[1]}&limit=${listLimit}&page=${page}`;
+const listLimit = filter.deepLimit;
+const filters = `/client/policies?state=${filter.state}&productId=${filter.productId}`
+  + `&startDate[]=${filter.startDate[0]}&startDate[]=${filter.startDate[1]}&limit=${listLimit}`;
+const filtered = (page: number) => `${filters}&page=${page}`;
+// The same last page by keyset: after the row before it (its cursor computed by the server process).
+const byCursor = filter.deepCursor === null ? filtered(1) : `${filters}&after=${filter.deepCursor}`;
 const deepPage = Math.max(1, Math.ceil(filter.matching / listLimit));
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const gets = (paths: string[]): DriveRequest[] => paths.map((p) => ({ method: 'GET', path: p }));
@@ -160,6 +163,7 @@ const cases: ApiCase[] = [
     drive: { headers: signedIn, requests: [{ method: 'POST', path: '/client/policies/auto', body: autoPolicyBody(day(10), day(374)) }] } },
   { name: 'list policies, 3 filters, page 1', target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(1)]) } },
   { name: `list policies, 3 filters, page ${deepPage} (last)`, target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
+  { name: 'list policies, 3 filters, deep page by cursor', target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([byCursor]) } },
   { name: 'get invoice', target: { kind: 'throughput', min: 0.8 }, drive: { headers: apiKey, requests: gets(fixtures.invoiceIds.map((id) => `/external/invoices/${id}`)) } },
   { name: 'create transaction', target: { kind: 'none', why: 'a write that locks the invoice and takes a number; no target set by the issue' },
     drive: { headers: signedIn, idempotencyKey: true,

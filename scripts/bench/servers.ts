@@ -22,6 +22,7 @@ import { hashPassword } from '../../server/platform/auth/passwords.js';
 import { loadConfig } from '../../server/platform/config.js';
 import { openDatabase } from '../../server/platform/db/database.js';
 import { migrateToLatest } from '../../server/platform/db/migrate.js';
+import { encodeCursor } from '../../server/platform/export/listing.js';
 import { seedSandbox } from '../../server/platform/db/seed.js';
 import {
   AUTO_PRODUCTS, autoPolicyBody, BENCH_EMAIL, BENCH_PASSWORD, loadClients, loadNotifications, loadPolicies, loadTenants, STATES, type DatasetOptions,
@@ -46,8 +47,11 @@ export interface Fixtures {
   /** Usernames of clients of the sandbox tenant (the bench client first), all with BENCH_PASSWORD. */
   usernames: string[];
   password: string;
-  /** The filtered list: its filters and how many of the bench client's policies match them. */
-  listFilter: { state: string; productId: string; startDate: [string, string]; matching: number };
+  /**
+   * The filtered list: its filters, how many of the bench client's policies match them, and the
+   * cursor (`after`) of the row before its last page of `deepLimit` rows.
+   */
+  listFilter: { state: string; productId: string; startDate: [string, string]; matching: number; deepLimit: number; deepCursor: string | null };
   clientPolicies: number;
 }
 
@@ -78,6 +82,9 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
 
 const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize });
 const { db } = database;
+
+/** The filtered list's page size. */
+const LIST_LIMIT = 20;
 
 function dayOffset(days: number) { return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10); }
 
@@ -133,13 +140,21 @@ async function fixtures(): Promise<Fixtures> {
   const usernames = (await db.selectFrom('clients').select('email').where('tenant_id', '=', bench.tenant_id).where('email', 'is not', null)
     .orderBy('email').limit(5000).execute()).map((r) => r.email!);
   const startDate: [string, string] = [dayOffset(-365), dayOffset(0)];
-  const { rows: [{ matching }] } = await sql<{ matching: string }>`select count(*) as matching from policies
+  const matchingPolicies = sql`from policies
     where client_id = ${bench.id}::uuid and state = ${STATES[0]} and product_id = ${AUTO_PRODUCTS[0]}::uuid
-      and start_date between ${startDate[0]}::date and ${startDate[1]}::date`.execute(db);
+      and start_date between ${startDate[0]}::date and ${startDate[1]}::date`;
+  const { rows: [{ matching }] } = await sql<{ matching: string }>`select count(*) as matching ${matchingPolicies}`.execute(db);
+  // The row before the last page, its cursor made as the API makes one.
+  const beforeLast = Math.ceil(Number(matching) / LIST_LIMIT) * LIST_LIMIT - LIST_LIMIT - 1;
+  const { rows: [last] } = beforeLast < 0 ? { rows: [] } : await sql<{ created_at: string; id: string }>`select created_at::text as created_at, id
+    ${matchingPolicies} order by created_at desc, id desc offset ${beforeLast} limit 1`.execute(db);
   return {
     apiKey: config.sandboxApiKey, productId: AUTO_PRODUCTS[0], policyIds, unpaidInvoiceIds, invoiceIds,
     usernames: [BENCH_EMAIL, ...usernames.filter((u) => u !== BENCH_EMAIL)], password: BENCH_PASSWORD,
-    listFilter: { state: STATES[0], productId: AUTO_PRODUCTS[0], startDate, matching: Number(matching) },
+    listFilter: {
+      state: STATES[0], productId: AUTO_PRODUCTS[0], startDate, matching: Number(matching), deepLimit: LIST_LIMIT,
+      deepCursor: last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    },
     clientPolicies: options.dataset.clientPolicies,
   };
 }

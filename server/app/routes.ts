@@ -22,6 +22,9 @@ declare module 'fastify' {
   }
 }
 
+/** The query parameters each request's URL holds (a parameter with a default is there after validation either way). */
+const sentQuery = new WeakMap<FastifyRequest, ReadonlySet<string>>();
+
 /** No tenant yet (an operation without security): a scope that matches no tenant's rows. */
 const NO_TENANT = '00000000-0000-0000-0000-000000000000';
 
@@ -58,6 +61,8 @@ export const routes = fp(async (app) => {
       config: bodyConfig,
       onRequest: securityHook(services, meta),
       preValidation: async (request: FastifyRequest) => {
+        // Before ajv fills in the contract's defaults: which query parameters the caller sent.
+        sentQuery.set(request, new Set(Object.keys((request.query ?? {}) as object)));
         checkBody(meta, request);
         // A signed request's signature is checked over its bytes before anything is read from it.
         if (meta.signed) await webhookSignatureCheck(services, request);
@@ -79,6 +84,7 @@ export const routes = fp(async (app) => {
           parts,
           headers: request.headers,
           ip: request.ip,
+          sentQuery: sentQuery.get(request) ?? new Set(),
         }).finally(() => { if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles); });
         reply.code(meta.successStatus);
         if (meta.successStatus === 204) return reply.send();

@@ -41,6 +41,8 @@ export interface HandlerRequest<K extends OperationId> {
   parts: Parts<Op<K>>;
   headers: Record<string, string | string[] | undefined>;
   ip: string;
+  /** The query parameters the caller sent, before the contract's defaults were filled in. */
+  sentQuery: ReadonlySet<string>;
 }
 
 export type HandlerResult<K extends OperationId> = Unwrapped<SuccessBody<Op<K>>>;

@@ -36,8 +36,8 @@ export function staffClaimPage(scope: TenantScope, actor: StaffActor, query: Sta
   return pageOf(scope, matching, query);
 }
 
-async function pageOf(scope: TenantScope, filtered: ReturnType<typeof companyClaims>, query: Pick<ClaimListQuery, 'page' | 'limit' | 'include'>) {
+async function pageOf(scope: TenantScope, filtered: ReturnType<typeof companyClaims>, query: Pick<ClaimListQuery, 'page' | 'limit' | 'after' | 'include'>) {
   // The contract gives page and limit defaults, which request validation fills in.
-  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(claimColumns), 'claims', { page: query.page!, limit: query.limit! });
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(claimColumns), 'claims', { page: query.page!, limit: query.limit!, after: query.after });
   return { claims: await toClaims(scope, rows, { withDocuments: query.include === 'documents' }), paginator };
 }

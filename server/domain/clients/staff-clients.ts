@@ -103,7 +103,7 @@ export async function staffClientPage(ctx: HandlerContext, actor: Reacher, query
     .$if(query.originatingStaffId !== undefined, (qb) => qb.where('clients.originating_staff_id', '=', query.originatingStaffId!))
     .$if(from !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at >= ${from}::date::timestamp at time zone 'UTC'`))
     .$if(to !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at < (${to}::date + 1)::timestamp at time zone 'UTC'`));
-  const { rows, paginator } = await newestFirstPage(filtered, filtered.selectAll('clients'), 'clients', { page: query.page!, limit: query.limit! });
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.selectAll('clients'), 'clients', { page: query.page!, limit: query.limit!, after: query.after });
   return { data: await toStaffClients(ctx.scope, rows, ctx.clock.now()), paginator };
 }
 

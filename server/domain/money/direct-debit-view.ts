@@ -124,6 +124,6 @@ export async function listClientDirectDebits(scope: TenantScope, clientId: strin
   const limit = query.limit!;
   const filtered = directDebitQuery(scope, clientId)
     .$if(query.policyId !== undefined, (qb) => qb.where('direct_debits.policy_id', '=', query.policyId!));
-  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(directDebitColumns), 'direct_debits', { page, limit });
+  const { rows, paginator } = await newestFirstPage(filtered, filtered.select(directDebitColumns), 'direct_debits', { page, limit, after: query.after });
   return { data: await toDirectDebits(scope, rows), paginator };
 }

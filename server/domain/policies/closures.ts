@@ -58,10 +58,10 @@ export function filterClosures(closures: ReturnType<typeof companyClosures>, { s
 }
 
 /** One page of closure requests (a client's own, or those within a staff member's reach), newest first, filtered as asked. */
-export async function closurePage(closures: ReturnType<typeof companyClosures>, query: ClosureFilters & Pick<ClosureListQuery, 'page' | 'limit'>)
+export async function closurePage(closures: ReturnType<typeof companyClosures>, query: ClosureFilters & Pick<ClosureListQuery, 'page' | 'limit' | 'after'>)
   : Promise<{ data: PolicyClosure[]; paginator: Paginator }> {
   // The contract gives page and limit defaults, which request validation fills in.
-  const page = { page: query.page!, limit: query.limit! };
+  const page = { page: query.page!, limit: query.limit!, after: query.after };
   const filtered = filterClosures(closures, query);
   const { rows, paginator } = await newestFirstPage(filtered, filtered.select(closureColumns), 'policy_closures', page);
   return { data: rows.map(toPolicyClosure), paginator };

@@ -8,52 +8,151 @@ import { streamWorkbook, type Column } from './xlsx.js';
 export const UNPAGED_LIMIT = 10_000;
 const EXPORT_BATCH = 1_000;
 
-export interface ListQuery { page?: number; limit?: number; usePagination?: boolean; format?: 'excel' }
+export interface ListQuery { page?: number; limit?: number; after?: string; usePagination?: boolean; format?: 'excel' }
 
 /** A list's rows with their columns, not yet ordered. */
 type Columns<Row> = SelectQueryBuilder<any, any, Row>;
+
+/**
+ * Where a keyset page starts: a row's exact `created_at` (as text: a JS Date drops its
+ * microseconds) and its id. The rows after it, newest first, are `(created_at, id) < key`.
+ */
+export interface Keyset { createdAt: string; id: string }
+
+/** `created_at` as PostgreSQL prints it (DateStyle ISO), with its offset; checked before it is cast. */
+const PG_TIMESTAMPTZ = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The opaque cursor of a keyset (`after`, `nextCursor`): base64url of `[createdAt, id]`. */
+export function encodeCursor(key: Keyset): string {
+  return Buffer.from(JSON.stringify([key.createdAt, key.id])).toString('base64url');
+}
+
+/** The keyset a cursor names; anything not made by encodeCursor (or not a real instant) is a 400. */
+export function decodeCursor(cursor: string, field = 'query.after'): Keyset {
+  const invalid = () => badRequest(`${field} is not a valid cursor`);
+  let key: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(key) || key.length !== 2 || typeof key[0] !== 'string' || typeof key[1] !== 'string' || !UUID.test(key[1])) throw invalid();
+  const parts = PG_TIMESTAMPTZ.exec(key[0]);
+  if (!parts) throw invalid();
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number);
+  const lastOfMonth = new Date(0);
+  lastOfMonth.setUTCFullYear(year, month, 0); // (Date.UTC reads years 0-99 as 1900-1999)
+  const daysInMonth = lastOfMonth.getUTCDate();
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) throw invalid();
+  return { createdAt: key[0], id: key[1] };
+}
 
 /** The rows of `table`, newest first; the id breaks ties. */
 export function newestFirst<Row>(rows: Columns<Row>, table: string): Columns<Row> {
   return rows.orderBy(sql.ref(`${table}.created_at`), 'desc').orderBy(sql.ref(`${table}.id`), 'desc');
 }
 
+type Keyed<Row> = Row & { keyset_created_at: string; id: string };
+
+/**
+ * The rows of `table` newest first, with each row's keyset (`keyset_created_at`, the exact
+ * stored `created_at` as text), from the row after `after` when it is given: every such query
+ * reads only the rows it answers (the list indexes end in `created_at desc, id desc`), where an
+ * OFFSET re-reads every row before it.
+ */
+function newestFirstAfter<Row>(rows: Columns<Row>, table: string, after: Keyset | undefined) {
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  return newestFirst(rows, table)
+    .select(sql<string>`${createdAt}::text`.as('keyset_created_at'))
+    .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${createdAt}, ${id}) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`));
+}
+
+const keyOf = (row: { keyset_created_at: string; id: string }): Keyset => ({ createdAt: row.keyset_created_at, id: row.id });
+
+/**
+ * The rows matching (`filtered`) and, with a cursor, how many of them come before it (at or
+ * above its key): one count, over the same rows page 1 counts (the list indexes hold both keys).
+ */
+async function countOf(filtered: SelectQueryBuilder<any, any, any>, table: string, after: Keyset | undefined) {
+  const createdAt = sql.ref(`${table}.created_at`);
+  const id = sql.ref(`${table}.id`);
+  const { count, before } = await filtered.select((eb) => [
+    eb.fn.countAll<string>().as('count'),
+    (after === undefined
+      ? sql<string>`0`
+      : sql<string>`count(*) filter (where (${createdAt}, ${id}) >= (${after.createdAt}::timestamptz, ${after.id}::uuid))`).as('before'),
+  ]).executeTakeFirstOrThrow();
+  return { itemsCount: Number(count), before: Number(before) };
+}
+
+/**
+ * The paginator of a page that starts after a cursor: `offset` is how many matching rows come
+ * before it; `page` the page of `limit` rows its first row falls on, `prevPage`/`nextPage` the
+ * pages holding the rows just before and just after it.
+ */
+function cursorPaginator({ itemsCount, offset, limit, rows }: { itemsCount: number; offset: number; limit: number; rows: number }): Paginator {
+  const pageOfRow = (index: number) => Math.floor(index / limit) + 1;
+  const hasPrevPage = offset > 0;
+  const hasNextPage = offset + rows < itemsCount;
+  return {
+    itemsCount, offset, limit, pageCount: Math.ceil(itemsCount / limit), page: pageOfRow(offset), pagingCounter: offset + 1,
+    hasPrevPage, hasNextPage, prevPage: hasPrevPage ? pageOfRow(offset - 1) : null, nextPage: hasNextPage ? pageOfRow(offset + rows) : null,
+  };
+}
+
 /**
  * One page of a list, newest first: `filtered` (the matching rows, for counting) and `columns`
- * (the same rows with their columns) of `table`.
+ * (the same rows with their columns) of `table`; `limit` rows, the `page`th or, with `after` (a
+ * cursor), the ones after the row it names. One row more than the page is read, so `nextCursor`
+ * (the key of the page's last row) is null exactly on the last page.
  */
 export async function newestFirstPage<Row>(filtered: SelectQueryBuilder<any, any, any>, columns: Columns<Row>, table: string,
-  { page, limit }: { page: number; limit: number }): Promise<{ rows: Row[]; paginator: Paginator }> {
-  const { offset, paginator } = await pageOf(filtered, page, limit);
-  return { rows: await newestFirst(columns, table).limit(limit).offset(offset).execute(), paginator };
+  { page, limit, after }: { page: number; limit: number; after?: string }): Promise<{ rows: Row[]; paginator: Paginator }> {
+  const key = after === undefined ? undefined : decodeCursor(after);
+  const { itemsCount, before } = await countOf(filtered, table, key);
+  const numbered = key === undefined ? paginate({ page, limit, itemsCount }) : undefined;
+  const read = await newestFirstAfter(columns, table, key).limit(limit + 1)
+    .$if(numbered !== undefined && numbered.offset > 0, (qb) => qb.offset(numbered!.offset)).execute() as Keyed<Row>[];
+  const rows = read.slice(0, limit);
+  const paginator = numbered?.paginator ?? cursorPaginator({ itemsCount, offset: before, limit, rows: rows.length });
+  return { rows, paginator: { ...paginator, nextCursor: read.length > limit ? encodeCursor(keyOf(rows[rows.length - 1])) : null } };
+}
+
+/**
+ * A list query as the caller sent it (`sent`: the query parameters in the URL): `page` and
+ * `after` say where a page starts two ways, so not both (`page`'s default of 1 is not sent).
+ */
+export function pageOrCursor<Q extends { after?: string }>(query: Q, sent: ReadonlySet<string>): Q {
+  if (query.after !== undefined && sent.has('page')) throw badRequest('query.after cannot be given with query.page: the cursor says where the page starts');
+  return query;
 }
 
 /**
  * An export's rows, newest first, EXPORT_BATCH at a time: each call reads the batch after the last
  * row of the one before (keyset on `created_at`, `id`), so every query reads one batch whatever the
- * depth, where an OFFSET would re-read every row before it; `undefined` once there are no more. The
- * key is the exact stored `created_at` (as text: a JS Date drops its microseconds). Only a page's
- * start (`offset`) is skipped by counting. Between calls it holds only the key, not the rows.
+ * depth, where an OFFSET would re-read every row before it; `undefined` once there are no more. Only
+ * a page's start (`offset`) is skipped by counting, unless it starts after a cursor (`after`).
+ * Between calls it holds only the key, not the rows.
  */
-export function newestFirstBatches<Row>(rows: Columns<Row>, table: string, { offset, limit }: { offset: number; limit: number }): () => Promise<Row[] | undefined> {
-  const createdAt = sql.ref(`${table}.created_at`);
-  const id = sql.ref(`${table}.id`);
-  let after: { createdAt: string; id: string } | undefined;
+export function newestFirstBatches<Row>(rows: Columns<Row>, table: string,
+  { offset, limit, after: start }: { offset: number; limit: number; after?: Keyset }): () => Promise<Row[] | undefined> {
+  let after = start;
   let done = 0;
   let finished = false;
   return async () => {
     if (finished || done >= limit) return undefined;
     const want = Math.min(EXPORT_BATCH, limit - done);
-    const batch = await newestFirst(rows, table)
-      .select(sql<string>`${createdAt}::text`.as('keyset_created_at'))
-      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`(${createdAt}, ${id}) < (${after!.createdAt}::timestamptz, ${after!.id}::uuid)`))
+    const batch = await newestFirstAfter(rows, table, after)
       .$if(after === undefined && offset > 0, (qb) => qb.offset(offset))
       .limit(want)
-      .execute() as (Row & { keyset_created_at: string; id: string })[];
+      .execute() as Keyed<Row>[];
     finished = batch.length < want;
     done += batch.length;
     const last = batch[batch.length - 1];
-    if (last) after = { createdAt: last.keyset_created_at, id: last.id };
+    if (last) after = keyOf(last);
     return batch.length > 0 ? batch : undefined;
   };
 }
@@ -78,9 +177,13 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
   const { query, noun, sheet, table } = options;
   if (query.format === 'excel' && query.usePagination === undefined) throw badRequest('query.usePagination is required with format=excel');
   const usePagination = query.usePagination ?? true;
+  if (query.after !== undefined && !usePagination) throw badRequest('query.after cannot be given with usePagination=false');
 
   if (query.format === 'excel') {
-    const page = usePagination ? { offset: (query.page! - 1) * query.limit!, limit: query.limit! } : { offset: 0, limit: Infinity };
+    const after = query.after === undefined ? undefined : decodeCursor(query.after);
+    const page = usePagination
+      ? { offset: after ? 0 : (query.page! - 1) * query.limit!, limit: query.limit!, after }
+      : { offset: 0, limit: Infinity };
     const nextBatch = newestFirstBatches(options.columns, table, page);
     // A batch's cells only: its rows and items are garbage once they are read, before the sheet is written.
     const nextCells = async () => {
@@ -92,13 +195,15 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
     };
     return streamWorkbook(sheet.name, sheet.filename, sheet.columns, nextCells);
   }
+  if (usePagination) {
+    const { rows, paginator } = await newestFirstPage(options.matching, options.columns, table, { page: query.page!, limit: query.limit!, after: query.after });
+    return { data: await options.toItems(rows), paginator };
+  }
   const { itemsCount } = (await pageOf(options.matching, 1, 1)).paginator;
-  const page = usePagination ? query.page! : 1;
-  const limit = usePagination ? query.limit! : Math.max(itemsCount, 1);
-  const { offset, paginator } = paginate({ page, limit, itemsCount });
-  if (!usePagination && itemsCount > UNPAGED_LIMIT) {
+  if (itemsCount > UNPAGED_LIMIT) {
     throw badRequest(`query.usePagination=false would answer ${itemsCount} ${noun} (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
   }
-  const rows = await newestFirst(options.columns, table).limit(limit).offset(offset).execute();
-  return { data: await options.toItems(rows), paginator };
+  const limit = Math.max(itemsCount, 1);
+  const rows = await newestFirst(options.columns, table).limit(limit).execute();
+  return { data: await options.toItems(rows), paginator: { ...paginate({ page: 1, limit, itemsCount }).paginator, nextCursor: null } };
 }
