@@ -57,13 +57,22 @@ export const policyColumns = [
 
 type PolicyQuery = ReturnType<typeof policyQuery>;
 
-/** Adds every column a Policy needs (and whether anything was paid) to a filtered policy query. */
+/**
+ * Adds every column a Policy needs (and whether anything was paid) to a filtered policy query.
+ * Whether paid is a lateral join reading at most one payment through the invoice's index, row by
+ * row, so a page pays for its own rows only: as an EXISTS column, PostgreSQL hashed every payment
+ * of the database once per list query (a sequential scan of `transactions`, 20 ms at 100,000).
+ */
 export function withPolicyColumns(query: PolicyQuery) {
-  return query.select(policyColumns)
-    .select((eb) => eb.exists(eb.selectFrom('transactions').select(sql`1`.as('one'))
+  return query
+    .leftJoinLateral((eb) => eb.selectFrom('transactions').select(sql<number>`1`.as('one'))
       .whereRef('transactions.invoice_id', '=', 'invoice.id')
       .whereRef('transactions.tenant_id', '=', 'policies.tenant_id')
-      .where('transactions.status', 'not in', UNPAID_STATUSES)).as('is_paid'));
+      .where('transactions.status', 'not in', UNPAID_STATUSES)
+      .limit(1)
+      .as('payment'), (join) => join.onTrue())
+    .select(policyColumns)
+    .select(sql<boolean>`payment.one is not null`.as('is_paid'));
 }
 export type PolicyRow = Awaited<ReturnType<ReturnType<typeof withPolicyColumns>['executeTakeFirstOrThrow']>>;
 
