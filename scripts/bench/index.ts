@@ -49,13 +49,15 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    explain: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
   console.log(`usage: npm run bench -- [--policies N (1000000)] [--clients N (10000)] [--tenants N (5)] [--client-policies N (min(100000, policies/10))]
   [--duration S (10; smoke 2)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
-  [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke] [--profile DIR (the API process's CPU profile)]`);
+  [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke] [--profile DIR (the API process's CPU profile)]
+  [--explain (print the query plans of the list cases; the JSON always has them)]`);
   process.exit(0);
 }
 const smoke = values.smoke;
@@ -140,7 +142,11 @@ const token = ((await login.json()) as { data: { accessToken: string } }).data.a
 const apiKey = { 'api-key': fixtures.apiKey };
 const signedIn = { ...apiKey, authorization: `Bearer ${token}` };
 
-interface ApiCase { name: string; target: Target; drive: Omit<DriveCase, 'base' | 'connections' | 'durationSeconds'> }
+interface ApiCase {
+  name: string; target: Target; drive: Omit<DriveCase, 'base' | 'connections' | 'durationSeconds'>;
+  /** The JSON gets the plan of each SELECT one request of the case sends (EXPLAIN ANALYZE, on PostgreSQL). */
+  explain?: boolean;
+}
 const filter = fixtures.listFilter;
 const listLimit = filter.deepLimit;
 const filters = `/client/policies?state=${filter.state}&productId=${filter.productId}`
@@ -157,18 +163,18 @@ const cases: ApiCase[] = [
     drive: { headers: apiKey, forwardedFor: true,
       requests: fixtures.usernames.map((username) => ({ method: 'POST', path: '/auth/login', body: { username, password: fixtures.password } })) } },
   { name: 'get product', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets([`/client/products/${fixtures.productId}`]) } },
-  { name: 'list products', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(['/client/products?limit=20']) } },
+  { name: 'list products', target: { kind: 'throughput', min: 0.8 }, explain: true, drive: { headers: signedIn, requests: gets(['/client/products?limit=20']) } },
   { name: 'get policy', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(fixtures.policyIds.map((id) => `/client/policies/${id}`)) } },
   { name: 'create AUTO policy', target: { kind: 'throughput', min: 0.25 },
     drive: { headers: signedIn, requests: [{ method: 'POST', path: '/client/policies/auto', body: autoPolicyBody(day(10), day(374)) }] } },
-  { name: 'list policies, 3 filters, page 1', target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(1)]) } },
-  { name: `list policies, 3 filters, page ${deepPage} (last)`, target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
-  { name: 'list policies, 3 filters, deep page by cursor', target: { kind: 'latency', maxP99: 2 }, drive: { headers: signedIn, requests: gets([byCursor]) } },
+  { name: 'list policies, 3 filters, page 1', target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([filtered(1)]) } },
+  { name: `list policies, 3 filters, page ${deepPage} (last)`, target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
+  { name: 'list policies, 3 filters, deep page by cursor', target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([byCursor]) } },
   { name: 'get invoice', target: { kind: 'throughput', min: 0.8 }, drive: { headers: apiKey, requests: gets(fixtures.invoiceIds.map((id) => `/external/invoices/${id}`)) } },
   { name: 'create transaction', target: { kind: 'none', why: 'a write that locks the invoice and takes a number; no target set by the issue' },
     drive: { headers: signedIn, idempotencyKey: true,
       requests: fixtures.unpaidInvoiceIds.map((invoiceId) => ({ method: 'POST', path: '/client/transactions', body: { invoiceId, paymentMethod: 'CASH', amount: 1 } })) } },
-  { name: 'list notifications', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
+  { name: 'list notifications', target: { kind: 'throughput', min: 0.8 }, explain: true, drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
 ];
 /**
  * Statements one request of a case sends to PostgreSQL (the server process counts them, BEGIN and
@@ -182,6 +188,18 @@ function statementsSoFar(): Promise<number | null> {
     server!.send({ kind: 'count' });
   });
 }
+/** The plans of the SELECTs one request of the case sends (null on the embedded database). */
+function plansOf(c: ApiCase): Promise<string[] | null> {
+  return new Promise((resolve, reject) => {
+    const answer = (message: ServerMessage) => { if (message.kind === 'plans') { server!.off('message', answer); resolve(message.plans); } };
+    server!.on('message', answer);
+    server!.send({ kind: 'record' });
+    const pick = c.drive.requests[0];
+    fetch(`${ready.api}${pick.path}`, { headers: c.drive.headers }).then((res) => res.arrayBuffer())
+      .then(() => server!.send({ kind: 'plans' }), reject);
+  });
+}
+
 async function statementsPerRequest(c: ApiCase): Promise<number | null> {
   const before = await statementsSoFar();
   if (before === null) return null;
@@ -243,8 +261,10 @@ try {
       runs.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds }));
     }
     const report = judge(c.name, c.target, summary(runs), summary(base), await statementsPerRequest(c), smoke);
-    reports.push(report);
+    const plans = c.explain ? await plansOf(c) : null;
+    reports.push(plans && report.kind === 'http' ? { ...report, plans } : report);
     console.log(line(report));
+    if (plans && values.explain) console.log(plans.join('\n'));
   }
   if (chosen('export')) {
     const report = await exportCase();

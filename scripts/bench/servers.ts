@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app/app.js';
 import { boundHeapGrowth } from '../../server/platform/memory.js';
@@ -59,6 +59,7 @@ export type ServerMessage =
   | { kind: 'progress'; text: string }
   | { kind: 'loaded'; loadedInMs: number | null }
   | { kind: 'count'; statements: number | null }
+  | { kind: 'plans'; plans: string[] | null }
   | { kind: 'ready'; api: string; baseline: string; fixtures: Fixtures }
   | { kind: 'failed'; error: string };
 
@@ -74,11 +75,28 @@ const config = {
 // Statements sent to PostgreSQL by this process (BEGIN and COMMIT included): the parent reads the
 // count around a few requests made one after the other, to give each case its round trips.
 let statements = 0;
+// While `recording`, the statements themselves (the parent asks for their plans: `plans`).
+let recording: { text: string; values: unknown[] }[] | undefined;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
   statements += 1;
+  if (recording && typeof args[0] === 'string') recording.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each SELECT recorded, as PostgreSQL plans it with the same values:
+ * what the note of a list case shows (an index behind every filter, no sequential scan of a big table).
+ */
+async function plansOf(recorded: { text: string; values: unknown[] }[]): Promise<string[]> {
+  const plans: string[] = [];
+  for (const { text, values } of recorded) {
+    if (!/^\s*select\b/i.test(text)) continue;
+    const { rows } = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain (analyze, buffers) ${text}`, values));
+    plans.push([text.replace(/\s+/g, ' '), ...rows.map((row) => `  ${Object.values(row)[0]}`)].join('\n'));
+  }
+  return plans;
+}
 
 const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize });
 const { db } = database;
@@ -193,6 +211,12 @@ try {
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {
     if (message.kind === 'count') process.send!({ kind: 'count', statements: options.databaseUrl ? statements : null } satisfies ServerMessage);
+    if (message.kind === 'record') recording = [];
+    if (message.kind === 'plans') {
+      const recorded = recording ?? [];
+      recording = undefined;
+      process.send!({ kind: 'plans', plans: options.databaseUrl ? await plansOf(recorded) : null } satisfies ServerMessage);
+    }
     if (message.kind !== 'stop') return;
     await api.close();
     await bare.app.close();

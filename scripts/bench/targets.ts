@@ -33,7 +33,9 @@ function workbookProblem(e: ExportFigures): string | null {
 
 interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
 export type CaseReport =
-  | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null } & Verdict)
+  | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null;
+      /** EXPLAIN (ANALYZE, BUFFERS) of each SELECT one request sends, for the cases that ask (list cases, PostgreSQL). */
+      plans?: string[] } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict);
 
 function flag(f: Figures): string | null {
