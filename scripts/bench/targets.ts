@@ -38,6 +38,18 @@ export type CaseReport =
       plans?: string[] } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict);
 
+/**
+ * Why a case falls short, as far as the run can tell: the baseline sends one statement a request,
+ * so more than one is a round trip (and PostgreSQL's work) the baseline does not pay; with one, the
+ * rest is the API's own CPU per request, which `--profile` shows.
+ */
+function whyNot(statements: number): string {
+  const sent = `${statements.toFixed(1)} statements sent to the database a request (BEGIN/COMMIT included), the baseline 1`;
+  if (statements > 1.05) return `${sent}: each more is a round trip and PostgreSQL's work on a machine both share`;
+  return `${sent}: the gap is the API's own CPU a request (contract routing and validation, security headers, the query builder, `
+    + 'serialisation, a bigger answer), on 2 cores shared with PostgreSQL and the load generator; --profile shows where';
+}
+
 function flag(f: Figures): string | null {
   if (f.total === 0) return 'no request was answered';
   if (f.non2xx > 0 || f.errors > 0) return `${f.non2xx} non-2xx answers and ${f.errors} errors of ${f.total} (status codes ${JSON.stringify(f.statusCodes)})`;
@@ -65,7 +77,7 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
   const ratio = b.requestsPerSecond > 0 ? a.requestsPerSecond / b.requestsPerSecond : 0;
   const p99Ratio = b.p99Ms > 0 ? a.p99Ms / b.p99Ms : Infinity;
   const flagged = flag(a) ?? (flag(b) ? `baseline: ${flag(b)}` : null);
-  const trips = statementsPerRequest === null ? '' : `; ${statementsPerRequest.toFixed(1)} statements sent to the database a request (BEGIN/COMMIT included)`;
+  const trips = statementsPerRequest === null ? '' : `; ${whyNot(statementsPerRequest)}`;
   let met: boolean | null = null;
   let reason: string;
   if (target.kind === 'none') reason = `no target: ${target.why}`;
