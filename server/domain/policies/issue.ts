@@ -167,7 +167,7 @@ export async function writePolicy(
     created_at: now,
     updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
-  await writeAssets(scope, policy.id, assets, rating.assetPremiums);
+  await writeAssets(scope, policy.id, assets, rating.assetPremiums, { isNew: true });
   await recordInitialState(scope, policy.id, state, actor, now);
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (generateInvoice && ownInvoice) {
@@ -204,9 +204,9 @@ async function freePolicyNo(scope: TenantScope, policyNo: string, root: string):
   return policyNo;
 }
 
-/** Replaces a policy's assets with these, priced. */
-export async function writeAssets(scope: TenantScope, policyId: string, assets: Asset[], premiums: Decimal[]) {
-  await scope.deleteFrom('policy_assets').where('policy_id', '=', policyId).execute();
+/** Writes a policy's assets, priced: replacing those it had, unless it is `new` (nothing to delete). */
+export async function writeAssets(scope: TenantScope, policyId: string, assets: Asset[], premiums: Decimal[], { isNew = false } = {}) {
+  if (!isNew) await scope.deleteFrom('policy_assets').where('policy_id', '=', policyId).execute();
   await scope.insertInto('policy_assets', assets.map((asset, position) => ({
     policy_id: policyId,
     position,
