@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -16,6 +17,8 @@ export interface DatabaseOptions {
   /** Schema to work in (tests give each suite its own on a shared server). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL: keep each connection's statements parsed and planned (named statements); on unless false. */
+  preparedStatements?: boolean;
 }
 
 export interface DatabaseHandle {
@@ -39,6 +42,37 @@ export interface ChangeFeed {
 }
 
 const RECONNECT_MS = { first: 500, max: 30_000 };
+
+/** At most this many statements are kept prepared per connection; past it, statements are sent unnamed. */
+const PREPARED_PER_CONNECTION = 500;
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Every statement the API sends through this connection (the query builder's: the same text for
+ * the same call, its values apart) is sent as a named statement, so PostgreSQL parses and plans it
+ * once per connection rather than once per request: for the policy list, planning took five times
+ * its execution. Statements are named by a digest of their text. A statement whose tables changed
+ * shape under it (a migration adding a column to a `select *`: PostgreSQL refuses with 0A000) fails
+ * once and is prepared afresh under another name by the next request.
+ */
+function prepareStatements(client: pg.PoolClient) {
+  const names = new Map<string, string>();
+  let renamed = 0;
+  const send = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || rest.length > 0 || !DML.test(text)) return send(text, values, ...rest);
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= PREPARED_PER_CONNECTION) return send(text, values);
+      name = `cl_${createHash('sha256').update(text).digest('base64url').slice(0, 40)}`;
+      names.set(text, name);
+    }
+    return send({ name, text, values }).catch((error: { code?: string }) => {
+      if (error.code === '0A000') names.set(text, `${name}_${(renamed += 1)}`);
+      throw error;
+    });
+  }) as typeof client.query;
+}
 
 /**
  * PostgreSQL: one connection of its own per channel (a pooled one would be handed to queries),
@@ -110,7 +144,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A client that loses its server must not crash the process: an idle one is dropped by the
     // pool; a checked-out one also fails its query, which the request answers (503).
     pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      if (options.preparedStatements !== false) prepareStatements(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const listeners = new Set<() => Promise<void>>();
     const changes = pgChangeFeed({ connectionString: options.databaseUrl }, listeners);
