@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import { invoiceFigures, paymentSums } from './figures.js';
+import { invoiceFigures, invoicePaymentTotals, paymentSums, sumsOfTotals } from './figures.js';
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../platform/db/database.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -104,12 +104,17 @@ export async function externalInvoice(scope: TenantScope, services: { db: Db; no
     if (lookup.amount === undefined) throw badRequest('query.amount is required when the invoice is looked up by number (send the amount printed on the invoice, or look it up by id)');
     await consume(services.db, `external-invoice:address:${scope.tenantId}:${lookup.ip}`, { max: EXTERNAL_LOOKUPS_PER_HOUR, windowSeconds: 3600 }, services.now);
   }
+  // One query: the invoice, its payment totals and the numbers of the policies it bills.
   const row = await scope.selectFrom('invoices')
     .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description', 'voided_at', 'void_reason'])
+    .select(invoicePaymentTotals.as('payment_totals'))
+    .select(sql<string[]>`(select coalesce(json_agg(p.policy_no order by p.policy_no), '[]'::json)
+      from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id)`.as('policy_nos'))
     .where(idOrNumber(lookup.invoiceNoOrId, 'id', 'invoice_no'))
     .executeTakeFirst();
   if (!row || (byNumber && !new Decimal(row.amount).equals(lookup.amount!))) throw notFound('Invoice');
-  const figures = invoiceFigures(row.amount, row.exchange_rate, (await paymentSums(scope, [row.id])).get(row.id)!, row);
+  const figures = invoiceFigures(row.amount, row.exchange_rate, sumsOfTotals(row.payment_totals), row);
   return {
     id: row.id,
     invoiceNo: row.invoice_no,
@@ -117,7 +122,7 @@ export async function externalInvoice(scope: TenantScope, services: { db: Db; no
     amount: Number(row.amount),
     invoiceDate: row.invoice_date,
     description: row.description,
-    policyNos: (await billedPolicies(scope, [row.id])).get(row.id)!.map((p) => p.policyNo),
+    policyNos: row.policy_nos,
     insurer,
     amountPaid: figures.amountPaid,
     amountUnpaid: figures.amountUnpaid,
