@@ -123,6 +123,9 @@ describe('POST /client/transactions', () => {
     await decide(tx.id, 'APPROVED');
     invoice = await expectFiguresAgree(invoiceId);
     expect(invoice).toMatchObject({ amountApproved: 500, status: 'PARTIALLY_PAID', isDebit: true, isClosed: false });
+    // A payer looking the invoice up sees the same figures (read in the lookup's one query).
+    const external = (await h.call({ method: 'GET', url: `/api/v1/external/invoices/${invoiceId}` })).json().data;
+    expect(external).toMatchObject({ amountPaid: invoice.amountPaid, amountUnpaid: invoice.amountUnpaid, status: 'PARTIALLY_PAID' });
     const history = await h.db.selectFrom('transaction_state_changes').select(['from_state', 'to_state', 'actor_kind'])
       .where('transaction_id', '=', tx.id).orderBy('created_at').execute();
     expect(history).toEqual([{ from_state: null, to_state: 'PENDING_APPROVAL', actor_kind: 'client' }, { from_state: 'PENDING_APPROVAL', to_state: 'APPROVED', actor_kind: 'staff' }]);
