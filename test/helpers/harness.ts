@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { buildApp } from '../../server/app/app.js';
 import type { PaymentProvider } from '../../server/platform/payments/provider.js';
 import type { Clock } from '../../server/platform/clock.js';
@@ -10,6 +11,7 @@ import { loadConfig, type Config } from '../../server/platform/config.js';
 import { openDatabase, type ChangeFeed, type Db } from '../../server/platform/db/database.js';
 import { migrateToLatest } from '../../server/platform/db/migrate.js';
 import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
+import { CREDENTIALS_CHANNEL } from '../../server/platform/auth/credential-cache.js';
 import { examplesAnchorDate } from '../../server/platform/example-dates.js';
 import { publishedDocument } from '../../server/platform/openapi.js';
 import { conformanceProblems, operationFor, watchResponseDrift } from './contract.js';
@@ -92,6 +94,21 @@ export async function createHarness(
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);
+  /**
+   * On PostgreSQL a credential changed in the database (a test's direct write) reaches the app's
+   * credential cache as a notice on another connection, a few milliseconds after the commit: each
+   * call first waits for a notice of its own, sent now, to come back, so it sees every change
+   * committed before it, as a request made through the API after the change does.
+   */
+  const credentialsSettled = async () => {
+    if (handle.driver !== 'pg' || !app.services.credentials.active) return;
+    const tag = `sync:${randomBytes(8).toString('hex')}`;
+    const noticed = app.services.credentials.noticed(tag);
+    await sql`select pg_notify(${CREDENTIALS_CHANNEL}, ${tag})`.execute(handle.db);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([noticed, new Promise((resolve) => { timer = setTimeout(resolve, 5_000); })]);
+    clearTimeout(timer);
+  };
   await app.ready();
   const called = new Set<string>();
 
@@ -103,6 +120,7 @@ export async function createHarness(
       if (chosen !== null) sent['api-key'] = chosen;
       if (token) sent.authorization = `Bearer ${token}`;
       const before = drifts.length;
+      await credentialsSettled();
       const response = await app.inject({ ...options, headers: sent });
       if (drifts.length > before) {
         const drift = drifts[drifts.length - 1];

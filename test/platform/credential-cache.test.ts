@@ -62,20 +62,31 @@ describe('CredentialCache', () => {
     await cache.close();
   });
 
-  it('answers but does not keep a load that a notice overtook (read before the change committed)', async () => {
+  it('answers but does not keep a load that a notice of its own overtook (read before the change committed); others\' notices do not count', async () => {
     const { feed, notice } = fakeFeed();
     const cache = new CredentialCache();
     await cache.start(feed);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    let calls = 0;
-    const slow = async () => { calls += 1; if (calls === 1) await gate; return calls; };
-    const first = cache.read('k', slow, () => ['token:t']);
-    notice('token:other');
-    release();
+    const gated = () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      let calls = 0;
+      const load = async () => { calls += 1; if (calls === 1) await gate; return calls; };
+      return { load, release };
+    };
+    const mine = gated();
+    const first = cache.read('k', mine.load, () => ['token:t']);
+    notice('token:t');
+    mine.release();
     expect(await first).toBe(1);
-    expect(await cache.read('k', slow, () => ['token:t'])).toBe(2);
-    expect(await cache.read('k', slow, () => ['token:t'])).toBe(2);
+    expect(await cache.read('k', mine.load, () => ['token:t'])).toBe(2);
+    expect(await cache.read('k', mine.load, () => ['token:t'])).toBe(2);
+
+    const theirs = gated();
+    const other = cache.read('k2', theirs.load, () => ['token:u']);
+    notice('token:somebody-else');
+    theirs.release();
+    expect(await other).toBe(1);
+    expect(await cache.read('k2', theirs.load, () => ['token:u'])).toBe(1);
     await cache.close();
   });
 

@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import type { components } from '../../../generated/api.js';
 import { apiKeyPrefix, hashApiKey, newApiKey } from '../../platform/auth/api-keys.js';
 import type { Db } from '../../platform/db/database.js';
@@ -38,4 +39,6 @@ export async function revokeCompanyApiKey(services: CompanyServices, companyId: 
   if (key.revoked_at) return;
   await services.db.updateTable('api_keys').set({ revoked_at: services.clock.now() })
     .where('id', '=', apiKeyId).where('revoked_at', 'is', null).execute();
+  // Its callers' kept credentials go at once here; on other instances as the notice arrives.
+  services.credentials?.forget(credentialTag.tenant(companyId));
 }

@@ -1,3 +1,4 @@
+import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { columnsOf, companyById, companyConflict, type CompanyServices, type CompanyUpdate } from './rules.js';
 import { toOperatorCompany, type OperatorCompany } from './view.js';
 
@@ -9,7 +10,7 @@ export async function updateCompany(services: CompanyServices, companyId: string
       const row = await trx.updateTable('companies').set({ ...columnsOf(body), updated_at: services.clock.now() })
         .where('id', '=', companyId).returningAll().executeTakeFirstOrThrow();
       return toOperatorCompany(row);
-    });
+    }).finally(() => services.credentials?.forget(credentialTag.tenant(companyId)));
   } catch (error) {
     throw companyConflict(error, body);
   }

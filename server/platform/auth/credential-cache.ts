@@ -36,16 +36,26 @@ export class CredentialCache {
     dispose: (entry, key) => this.untag(key, entry.tags),
   });
   private readonly byTag = new Map<string, Set<string>>();
-  /** Counts the notices (and local forgets) seen: a load is kept only if none came while it ran. */
+  /** Counts the notices (and local forgets) seen. */
   private generation = 0;
+  /** The last notice of each tag (its generation), so a load can tell whether one of its own came while it ran. */
+  private readonly lastNotice = new Map<string, number>();
+  /** Everything up to this generation is forgotten by `lastNotice` (dropped all at once, or the oldest let go). */
+  private forgottenUpTo = 0;
   private listening = false;
   private stop?: () => Promise<void>;
+  /** Who waits for which notice (`noticed`). */
+  private readonly waiting = new Map<string, () => void>();
 
   /** Starts receiving the database's notices; until then (and without a feed) nothing is kept. */
   async start(feed: ChangeFeed | undefined): Promise<void> {
     if (!feed) return;
     this.stop = await feed.listen(CREDENTIALS_CHANNEL, {
-      notice: (tag) => this.forget(tag),
+      notice: (tag) => {
+        this.forget(tag);
+        this.waiting.get(tag)?.();
+        this.waiting.delete(tag);
+      },
       listening: (on) => {
         this.listening = on;
         if (!on) this.clear();
@@ -56,6 +66,15 @@ export class CredentialCache {
   async close(): Promise<void> {
     await this.stop?.();
     this.clear();
+  }
+
+  /**
+   * Resolves when the notice `tag` arrives. Notices come in the order their transactions
+   * committed, so once a notice sent now arrives every change committed before it has been seen:
+   * a barrier (tests that change credentials in the database directly use it before their next request).
+   */
+  noticed(tag: string): Promise<void> {
+    return new Promise((resolve) => { this.waiting.set(tag, resolve); });
   }
 
   /** Whether entries are being kept (notices are being received). */
@@ -71,8 +90,8 @@ export class CredentialCache {
     if (kept) return kept.value as T;
     const seen = this.generation;
     const value = await load();
-    if (this.listening && seen === this.generation) {
-      const entryTags = tags(value);
+    const entryTags = tags(value);
+    if (this.listening && !this.changedSince(seen, entryTags)) {
       this.entries.set(key, { value, tags: entryTags });
       for (const tag of entryTags) {
         let keys = this.byTag.get(tag);
@@ -86,13 +105,33 @@ export class CredentialCache {
   /** Drops every entry carrying `tag` (a notice's payload). */
   forget(tag: string): void {
     this.generation += 1;
+    // Kept in notice order (re-set at the end): the oldest go first once there are too many.
+    this.lastNotice.delete(tag);
+    this.lastNotice.set(tag, this.generation);
+    if (this.lastNotice.size > MAX_ENTRIES) {
+      const [oldest, at] = this.lastNotice.entries().next().value as [string, number];
+      this.lastNotice.delete(oldest);
+      this.forgottenUpTo = at;
+    }
     const keys = this.byTag.get(tag);
     if (!keys) return;
     for (const key of [...keys]) this.entries.delete(key);
   }
 
+  /**
+   * Whether a notice naming one of `tags` came after generation `seen` (a load that read before
+   * the change committed must not be kept); notices naming others (other tenants, other
+   * callers) do not count. Unsure (forgotten notices) counts as yes.
+   */
+  private changedSince(seen: number, tags: readonly string[]): boolean {
+    if (this.forgottenUpTo > seen) return true;
+    return tags.some((tag) => (this.lastNotice.get(tag) ?? 0) > seen);
+  }
+
   private clear(): void {
     this.generation += 1;
+    this.forgottenUpTo = this.generation;
+    this.lastNotice.clear();
     this.entries.clear();
     this.byTag.clear();
   }
