@@ -80,7 +80,15 @@ let recording: { text: string; values: unknown[] }[] | undefined;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
   statements += 1;
-  if (recording && typeof args[0] === 'string') recording.push({ text: args[0], values: (args[1] as unknown[] | undefined) ?? [] });
+  if (recording) {
+    // A statement comes as text and values, or (prepared: server/platform/db/database.ts) as { name, text, values }.
+    const [first, second] = args as [unknown, unknown];
+    if (typeof first === 'string') recording.push({ text: first, values: (second as unknown[] | undefined) ?? [] });
+    else if (first && typeof first === 'object' && typeof (first as { text?: unknown }).text === 'string') {
+      const { text, values } = first as { text: string; values?: unknown[] };
+      recording.push({ text, values: values ?? [] });
+    }
+  }
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;
 

@@ -235,6 +235,14 @@ describe('GET /client/policies', () => {
     expect(ranged.paginator).toMatchObject({ limit: 2, hasNextPage: true });
     expect((await h.call({ method: 'GET', url: '/api/v1/client/policies?startDate[]=31-02-2026', token })).json().message).toBe('query.startDate[0] is not a real date: 31-02-2026');
     expect((await h.call({ method: 'GET', url: '/api/v1/client/policies?insurerName=nobody', token })).json().data).toEqual([]);
+    // Name filters read the policy's product, insurer and client: the rows and their count alike.
+    const part = (name: string, from: number) => encodeURIComponent(name.slice(from, from + 4));
+    for (const filter of [`productName=${part(first.product.name, 1).toLowerCase()}`, `insurerName=${part(first.product.insurer.name, 0).toUpperCase()}`,
+      `clientName=${part(first.client.fullName, 0)}`]) {
+      const named = (await h.call({ method: 'GET', url: `/api/v1/client/policies?${filter}&usePagination=false`, token })).json();
+      expect(named.data.map((p: { id: string }) => p.id)).toContain(first.id);
+      expect(named.paginator.itemsCount).toBe(named.data.length);
+    }
     expect((await h.call({ method: 'GET', url: '/api/v1/client/policies', token: otherToken })).json().paginator.itemsCount).toBe(0);
   });
 

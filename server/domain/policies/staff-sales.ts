@@ -81,5 +81,6 @@ export async function renewForClient(ctx: HandlerContext, actor: StaffActor, pol
 /** The policies of the clients within reach, filtered (by client and staff member credited too), newest first: a page, all, or an export. */
 export async function listPoliciesForStaff(ctx: HandlerContext, actor: StaffActor, query: PolicyListQuery) {
   const matching = filterPolicies(filterPolicyParties(policiesInReach(ctx.scope, actor), query), query);
-  return answerPolicyList(ctx, matching, query, assetsWanted(query));
+  // Reach is by the client's originating staff member (a join): counted on the joined rows.
+  return answerPolicyList(ctx, { rows: matching, count: matching }, query, assetsWanted(query));
 }
