@@ -21,6 +21,7 @@ import { closureDecisions } from './20261201_019_closure_decisions.js';
 import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
 import { policyListIndexes } from './20261202_021_policy_list_indexes.js';
 import { credentialNotices } from './20261203_022_credential_notices.js';
+import { inboxOrderIndexes } from './20261203_023_inbox_order_indexes.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_020_policy_lifecycle': policyLifecycle,
   '20261202_021_policy_list_indexes': policyListIndexes,
   '20261203_022_credential_notices': credentialNotices,
+  '20261203_023_inbox_order_indexes': inboxOrderIndexes,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
