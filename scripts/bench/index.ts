@@ -201,8 +201,15 @@ function plansOf(c: ApiCase): Promise<string[] | null> {
 }
 
 async function statementsPerRequest(c: ApiCase): Promise<number | null> {
-  const before = await statementsSoFar();
+  // The run's last requests may still be answered after autocannon stops: count once the server is idle.
+  let before = await statementsSoFar();
   if (before === null) return null;
+  for (let settled = false; !settled;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = (await statementsSoFar())!;
+    settled = now === before;
+    before = now;
+  }
   for (let i = 0; i < PROBES; i += 1) {
     const pick = c.drive.requests[i % c.drive.requests.length];
     const res = await fetch(`${ready.api}${pick.path}`, {
