@@ -66,27 +66,22 @@ describe('CredentialCache', () => {
     const { feed, notice } = fakeFeed();
     const cache = new CredentialCache();
     await cache.start(feed);
-    const gated = () => {
+    /**
+     * A load of `key` (tagged `tag`) during which `during` is noticed; answers what the load
+     * gave and what the next read of `key` gives (1 again: it was kept; 2: read anew).
+     */
+    const race = async (key: string, tag: string, during: string) => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => { release = resolve; });
       let calls = 0;
       const load = async () => { calls += 1; if (calls === 1) await gate; return calls; };
-      return { load, release };
+      const first = cache.read(key, load, () => [tag]);
+      notice(during);
+      release();
+      return [await first, await cache.read(key, load, () => [tag])];
     };
-    const mine = gated();
-    const first = cache.read('k', mine.load, () => ['token:t']);
-    notice('token:t');
-    mine.release();
-    expect(await first).toBe(1);
-    expect(await cache.read('k', mine.load, () => ['token:t'])).toBe(2);
-    expect(await cache.read('k', mine.load, () => ['token:t'])).toBe(2);
-
-    const theirs = gated();
-    const other = cache.read('k2', theirs.load, () => ['token:u']);
-    notice('token:somebody-else');
-    theirs.release();
-    expect(await other).toBe(1);
-    expect(await cache.read('k2', theirs.load, () => ['token:u'])).toBe(1);
+    expect(await race('k', 'token:t', 'token:t')).toEqual([1, 2]);
+    expect(await race('k2', 'token:u', 'token:somebody-else')).toEqual([1, 1]);
     await cache.close();
   });
 
