@@ -1,5 +1,5 @@
 import { clientId } from '../../server/platform/actor.js';
-import { paymentReceipt } from '../../server/domain/money/receipts/receipt.js';
+import { paymentReceipt } from '../../server/domain/read-models/receipts/receipt.js';
 import type { Handler } from '../../server/platform/handler-types.js';
 
 /** The official receipt of one of the signed-in client's confirmed payments, as a PDF download. */

@@ -9,6 +9,8 @@ import { outboxNotifier, type Notifier } from '../platform/notifier.js';
 import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
+import type { EventReactions } from '../platform/events.js';
+import { domainReactions } from '../domain/reactions.js';
 import type { AccessTokenClaims } from './security.js';
 
 declare module 'fastify' {
@@ -30,6 +32,8 @@ export interface ServiceOptions {
    * request reads is kept between requests (CredentialCache); without, it is read every time.
    */
   changes?: ChangeFeed;
+  /** What follows each business event; the domain's own (server/domain/reactions.ts) unless given. */
+  reactions?: EventReactions;
 }
 
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
@@ -59,6 +63,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     },
     servedContract: documentForReaders(clock.now()),
     credentials,
+    reactions: options.reactions ?? domainReactions,
     signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
   };

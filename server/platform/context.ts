@@ -4,6 +4,7 @@ import type { CredentialCache } from './auth/credential-cache.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
+import type { EventReactions } from './events.js';
 import type { Db } from './db/database.js';
 import type { Notifier } from './notifier.js';
 import type { FileStorage } from './storage/storage.js';
@@ -67,6 +68,8 @@ export interface Services {
    * code that ends a credential calls `forget` with its tag once committed.
    */
   credentials: CredentialCache;
+  /** What follows each business event, in the transaction that recorded it (the domain's reactions, server/domain/reactions.ts). */
+  reactions: EventReactions;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */

@@ -36,9 +36,18 @@ export class TenantScope {
     return this.db.insertInto(table).values(rows as any);
   }
 
-  /** Runs `work` in one database transaction, with a scope bound to it. */
-  transaction<R>(work: (scope: TenantScope) => Promise<R>): Promise<R> {
-    if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new TenantScope(trx, this.tenantId)));
+  /**
+   * Runs `work` in one database transaction (joining the one this scope is already in), with a
+   * scope bound to it: a function whose writes must commit or roll back with its caller's asks for
+   * a `TransactionScope`, so a call from outside a transaction does not compile.
+   */
+  transaction<R>(work: (scope: TransactionScope) => Promise<R>): Promise<R> {
+    if (this.db.isTransaction) return work(new TransactionScope(this.db, this.tenantId));
+    return this.db.transaction().execute((trx) => work(new TransactionScope(trx, this.tenantId)));
   }
+}
+
+/** A tenant's scope inside one database transaction (only `TenantScope.transaction` makes one). */
+export class TransactionScope extends TenantScope {
+  readonly inTransaction = true as const;
 }

@@ -46,7 +46,7 @@ const invoiceOf = async (invoiceId: string, as = token) => {
 };
 /** Staff or the provider deciding a payment (their calls come with later issues; the rule is the same). */
 const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'provider' = 'staff') =>
-  h.db.transaction().execute((trx) => settlePayment({ notifier: { send: async () => undefined } as never }, new TenantScope(trx, h.tenantId),
+  new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope,
     transactionId, to, { by, id: null }, new Date()));
 
 const expectFiguresAgree = (invoiceId: string) => figuresAgree(h, token, invoiceId);

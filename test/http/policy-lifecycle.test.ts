@@ -80,7 +80,7 @@ async function payInFull(policy: { invoiceId: string; amount: number }, as: Call
   const paid = await h.call({ method: 'POST', url: '/api/v1/client/transactions', ...auth(as),
     payload: { invoiceId: policy.invoiceId, paymentMethod: 'CASH', amount: policy.amount } });
   expect(paid.statusCode).toBe(201);
-  await h.db.transaction().execute((trx) => settlePayment(h.app.services, new TenantScope(trx, h.tenantId), paid.json().data.id, 'APPROVED',
+  await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, paid.json().data.id, 'APPROVED',
     { by: 'staff', id: null }, h.clock.now()));
 }
 

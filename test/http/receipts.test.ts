@@ -3,7 +3,7 @@ import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import type { TransactionStatus } from '../../server/platform/db/schema.js';
 import { settlePayment } from '../../server/domain/money/payments.js';
 import { issueReceipt } from '../../server/domain/money/receipts/number.js';
-import { amountInWords, money } from '../../server/domain/money/receipts/render.js';
+import { amountInWords, money } from '../../server/domain/read-models/receipts/render.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
 import { individualBody, onlineProductId, plusDays, signUp, buyHomePolicy } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
@@ -37,7 +37,7 @@ async function pay(body: Record<string, unknown>): Promise<{ id: string; transac
 
 /** Staff or the provider deciding a payment, as test/http/money.test.ts does (their calls come with later issues). */
 const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'provider' = 'staff') =>
-  h.db.transaction().execute((trx) => settlePayment({ notifier: { send: async () => undefined } as never }, new TenantScope(trx, h.tenantId),
+  new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope,
     transactionId, to, { by, id: null }, new Date()));
 
 const receipt = (id: string, as = token, apiKey?: string) =>

@@ -12,6 +12,12 @@ export type AccountOwner =
   | { table: 'clients'; owner: 'client_id' }
   | { table: 'staff'; owner: 'staff_id' };
 
+/** Where clients live: their rows, and the column naming them on notifications and codes. */
+export const CLIENT = { table: 'clients', owner: 'client_id' } as const satisfies AccountOwner;
+
+/** Where staff members live: their rows, and the column naming them on notifications and codes. */
+export const STAFF = { table: 'staff', owner: 'staff_id' } as const satisfies AccountOwner;
+
 /** The columns every kind of account has that the shared pieces read. */
 export interface AccountRow {
   id: string;

@@ -3,8 +3,8 @@ import type { HandlerContext } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { pageOf } from '../../platform/pagination.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { toNotification, type Notification } from '../clients/notification-view.js';
 import type { AccountOwner } from './account.js';
+import { toNotification, type Notification } from './notification-view.js';
 
 /**
  * An account's in-app notifications as its owner reads them: a page, one, marked read or unread,

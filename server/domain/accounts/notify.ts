@@ -1,7 +1,7 @@
 import type { Services } from '../../platform/context.js';
-import type { EntityReference } from '../../platform/db/schema.js';
+import type { ClientRow, EntityReference } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import type { AccountOwner, AccountRow } from './account.js';
+import { CLIENT, type AccountOwner, type AccountRow } from './account.js';
 
 /** Something that happened to an account holder, told in the app and, when it matters, by email or SMS. */
 export interface AccountEvent {
@@ -45,3 +45,15 @@ export async function notifyAccount(
   if (!to) return;
   await services.notifier.send(scope, { ...to, template: event.message.template, subject: event.title, body: event.body });
 }
+
+/**
+ * What clients hear of (signup, password changes, policies, payments, claims, closures): a notice
+ * to a client through `notifyAccount`.
+ */
+export const notifyClient = (
+  services: Pick<Services, 'notifier'>,
+  scope: TenantScope,
+  /** The client, or its id when the caller has not read its contacts. */
+  recipient: Pick<ClientRow, 'id' | 'email' | 'phone_number'> | string,
+  event: AccountEvent,
+): Promise<void> => notifyAccount(services, scope, CLIENT, recipient, event);

@@ -3,12 +3,12 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { CLIENT_SELLS, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
 import { loadPolicies } from '../policies/view.js';
 import type { StateActor } from '../states/policy.js';
 import { cartItemColumns, itemRoot, prepareItem, type CartItemRow } from './items.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type CartCheckout = components['schemas']['CartCheckout'];
 

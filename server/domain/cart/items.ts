@@ -9,7 +9,8 @@ import {
   checkClientFields, checkCurrency, checkRenewal, CLIENT_SELLS, preparePolicy, sellableProduct, type PolicyCreateRequest, type PreparedPolicy,
   type Seller,
 } from '../policies/issue.js';
-import { checkTerm, todayOf } from '../policies/rules.js';
+import { checkTerm } from '../policies/rules.js';
+import { todayOf } from '../../platform/clock.js';
 
 export type CartItem = components['schemas']['CartItem'];
 export type CartItemInput = components['schemas']['CartItemInput'];

@@ -2,16 +2,13 @@ import { Decimal } from 'decimal.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { nextNumber } from '../../platform/numbering.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { checkOwnDocuments } from '../documents/owned.js';
-import { todayOf } from '../policies/rules.js';
 import { ownPolicyRow, type PolicyRow } from '../policies/view.js';
 import { INITIAL_CLAIM_STAGE, INITIAL_CLAIM_STATUS, recordInitialClaimState } from '../states/claim.js';
 import type { StateActor } from '../states/policy.js';
-import {
-  assertClaimable, checkClaimAssets, checkClaimDates, checkClaimShape, claimCurrency, isMicroInsuranceClaim, thirdPartyLossRow,
-  type ClaimCreateRequest,
-} from './rules.js';
+import { assertClaimable, checkClaimAssets, checkClaimDates, checkClaimShape, claimCurrency, isMicroInsuranceClaim, thirdPartyLossRow, type ClaimCreateRequest } from './rules.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 /**
  * Who files a claim. The claim's first status and stage are recorded as the client's

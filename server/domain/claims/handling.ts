@@ -4,7 +4,6 @@ import type { HandlerContext, StaffActor } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import { ownRow } from '../../platform/ownership.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { toCents } from '../money/billing.js';
 import { clientInReach } from '../staff/reach.js';
@@ -12,6 +11,7 @@ import { canTransition } from '../states/machine.js';
 import { CLAIM_STAGES, moveClaim, type ClaimState } from '../states/claim.js';
 import type { StateActor } from '../states/policy.js';
 import { claimColumns, companyClaims, toClaims, type Claim, type ClaimRow } from './view.js';
+import { notifyClient } from '../accounts/notify.js';
 
 type ReviewBody = components['schemas']['ClaimReviewCreate'];
 type StageMove = components['schemas']['ClaimStageMove'];

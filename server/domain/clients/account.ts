@@ -2,7 +2,7 @@ import { differenceInYears, parseISO } from 'date-fns';
 import type { components } from '../../../generated/api.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { isEmail, type AccountOwner, type PasswordAccount } from '../accounts/account.js';
+import { CLIENT, isEmail, type PasswordAccount } from '../accounts/account.js';
 
 export type ClientAccount = components['schemas']['ClientAccount'];
 
@@ -62,9 +62,6 @@ export function findClientByUsername(scope: TenantScope, username: string) {
     : query.where('phone_number', '=', username.trim())
   ).executeTakeFirst();
 }
-
-/** Where clients live: their rows, and the column naming them on notifications and codes. */
-export const CLIENT = { table: 'clients', owner: 'client_id' } as const satisfies AccountOwner;
 
 /** Client accounts, as the password rules shared with staff see them (`server/domain/accounts/passwords.ts`). */
 export const clientAccounts: PasswordAccount = {

@@ -1,10 +1,10 @@
 import { badRequest } from '../../platform/errors.js';
 import type { HandlerContext } from '../../platform/context.js';
-import { notifyClient } from './notifications.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
 import { toClientAccount, type ClientAccount } from './account.js';
 import { retireCodes, verificationCode } from '../accounts/codes.js';
 import { checkContactFree, contactConflict } from './rules.js';
+import { notifyClient } from '../accounts/notify.js';
 
 const KINDS = {
   email: { column: 'email', verified: 'email_verified_at', label: 'email', old: 'oldEmail', new: 'newEmail', channel: 'email' },

@@ -6,8 +6,8 @@ import { badRequest } from '../../platform/errors.js';
 import { consume } from '../../platform/rate-limit.js';
 import type { StateActor } from '../states/policy.js';
 import { allClientColumns } from './fields.js';
-import { notifyClient } from './notifications.js';
 import { checkClientFields, checkContactFree, contactConflict } from './rules.js';
+import { notifyClient } from '../accounts/notify.js';
 
 type SignUpRequest = components['schemas']['SignUpRequest'];
 type WithoutPassword<B> = B extends unknown ? Omit<B, 'password'> & { password?: string } : never;

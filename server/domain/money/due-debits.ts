@@ -5,8 +5,8 @@ import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { cancelActiveMandate, dueDate, ENDED_POLICY_STATES } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
 import { expireCheckouts, lockInvoice, writePayment } from './payments.js';
-import { notifyClient } from '../clients/notifications.js';
 import { TenantScope } from '../../platform/tenancy.js';
+import { notifyClient } from '../accounts/notify.js';
 
 /** What the due-debit job needs: the database, the payment provider, the notifier. */
 export type JobServices = Pick<Services, 'db' | 'payments' | 'notifier'>;

@@ -4,29 +4,29 @@ import type { HandlerContext } from '../../platform/context.js';
 import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { badRequest, conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
-import { todayOf } from '../policies/rules.js';
-import { ownPolicyRow } from '../policies/view.js';
-import { movePolicy } from '../states/policy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { ownRow } from '../../platform/ownership.js';
+import { emit } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { ownDirectDebit } from './direct-debit-view.js';
 import { cancelActiveMandate, DEBITABLE_STATES } from './direct-debits.js';
 import { leftToPay, lockInvoice } from './payments.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type DirectDebitCreate = components['schemas']['DirectDebitCreate'];
 export type DirectDebitCancel = components['schemas']['DirectDebitCancel'];
 
 /** What a mandate service needs: the clock, the client's rows, and the notifier to tell the client. */
-type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope'>;
+type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope' | 'reactions'>;
 
 const activeConflict = (policyNo: string) =>
   conflict(`Policy ${policyNo} already has an active direct debit; cancel it first`, 'DIRECT_DEBIT_ACTIVE');
 
 /**
  * Sets up a direct debit mandate on one of the client's unpaid policies and answers its id; the
- * due-debit job raises its payments. The policy's move to AWAITING_DEBIT is the system's, whoever
- * asked.
+ * due-debit job raises its payments. The policy's move to AWAITING_DEBIT follows `directDebit.created`
+ * (server/domain/policies/activation.ts) and is the system's, whoever asked.
  */
 export async function setUpMandate(ctx: MandateServices, clientId: string, body: DirectDebitCreate): Promise<string> {
   const now = ctx.clock.now();
@@ -57,10 +57,7 @@ export async function setUpMandate(ctx: MandateServices, clientId: string, body:
       created_at: now,
       updated_at: now,
     });
-    if (policy.state === 'PROCESSING') {
-      await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, 'AWAITING_DEBIT', { by: 'system', id: null }, now,
-        'Direct debit set up');
-    }
+    await emit(ctx, scope, { by: 'client', id: clientId }, { type: 'directDebit.created', object: { type: 'directDebit', id }, data: { policyId: policy.id } }, now);
     const every = body.frequency.toLowerCase().replace('_', '-');
     await notifyClient(ctx, scope, client, {
       title: `Direct debit for policy ${policy.policy_no} set up`,
@@ -77,10 +74,10 @@ export async function setUpMandate(ctx: MandateServices, clientId: string, body:
  * two mandates for one policy cannot both be active and a payment settling the invoice meanwhile
  * is seen: it must be debitable, start by its end date, have no active mandate and owe money.
  */
-async function lockDebitablePolicy(scope: TenantScope, clientId: string, body: DirectDebitCreate, now: Date) {
-  const found = await ownPolicyRow(scope, body.policyId, clientId);
+async function lockDebitablePolicy(scope: TransactionScope, clientId: string, body: DirectDebitCreate, now: Date) {
+  const found = await clientPolicy(scope, body.policyId, clientId);
   const invoice = found.invoice_id ? await lockInvoice(scope, found.invoice_id) : undefined;
-  const policy = await ownPolicyRow(scope, body.policyId, clientId, { lock: true });
+  const policy = await clientPolicy(scope, body.policyId, clientId, { lock: true });
   if (!DEBITABLE_STATES.includes(policy.state) || !invoice) {
     throw conflict(`Policy ${policy.policy_no} is ${policy.state}; a direct debit can be set up only while it is ${DEBITABLE_STATES.join(' or ')}`,
       'NOT_DEBITABLE');
@@ -91,6 +88,13 @@ async function lockDebitablePolicy(scope: TenantScope, clientId: string, body: D
   await leftToPay(scope, invoice, now);
   return { policy, invoice };
 }
+
+/** What a mandate reads of the client's policy it is asked for (and the invoice billing it), or 404. */
+const clientPolicy = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}) =>
+  ownRow(scope.selectFrom('policies')
+    .leftJoin('invoice_items as billed', (join) => join.onRef('billed.policy_id', '=', 'policies.id').onRef('billed.tenant_id', '=', 'policies.tenant_id'))
+    .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.end_date', 'policies.premium', 'billed.invoice_id'])
+    .where('policies.client_id', '=', clientId), 'policies', id, 'Policy', options);
 
 /** The mandate's row; the one-active-per-policy index is the last wall against a concurrent one. */
 async function insertMandate(scope: TenantScope, policyNo: string, row: Omit<Insertable<DirectDebitsTable>, 'tenant_id'>): Promise<string> {

@@ -4,14 +4,14 @@ import type { HandlerContext, Services, StaffActor } from '../../platform/contex
 import { ApiError, badRequest, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { checkOwnDocuments } from '../documents/owned.js';
-import { todayOf } from '../policies/rules.js';
 import { clientInReach } from '../staff/reach.js';
 import type { TransactionActor } from '../states/transaction.js';
 import { toCents } from './billing.js';
 import { leftToPay, lockInvoice, writePayment } from './payments.js';
 import { loadTransaction, type Transaction } from './transaction-view.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type TransactionCreate = components['schemas']['TransactionCreate'];
 

@@ -2,16 +2,16 @@ import { Decimal } from 'decimal.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { Services } from '../../platform/context.js';
 import type { InvoicesTable, PaymentMethod, TransactionsTable, TransactionStatus } from '../../platform/db/schema.js';
-import { notifyClient } from '../clients/notifications.js';
 import { issueReceipt } from './receipts/number.js';
 import { conflict } from '../../platform/errors.js';
 import { nextNumber } from '../../platform/numbering.js';
-import { movePolicy } from '../states/policy.js';
 import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { emit } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
+import { notifyClient } from '../accounts/notify.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
@@ -114,11 +114,11 @@ export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Da
  * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
  * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
  * money was confirmed in); when confirmed money now covers the invoice, each policy it bills
- * moves on, and the client hears of it (of a staff member's rejection, with their `notes` as the
+ * moves on (`invoice.paid`), and the client hears of it (of a staff member's rejection, with their `notes` as the
  * reason). Runs in the caller's transaction. Returns false when the
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
-export async function settlePayment(services: Pick<Services, 'notifier'>, scope: TenantScope, transactionId: string,
+export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope, transactionId: string,
   to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<boolean> {
   const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
   if (!found) return false;
@@ -139,7 +139,7 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
       message: { template: 'payment-received' },
     });
     if (figures.isClosed) {
-      await activatePaidPolicies(scope, invoice.id, at);
+      await emit(services, scope, actor, { type: 'invoice.paid', object: { type: 'invoice', id: invoice.id }, data: { invoiceNo: invoice.invoice_no } }, at);
       await completeMandatesOfPaidInvoice(scope, invoice, at);
     }
   } else {
@@ -152,21 +152,3 @@ export async function settlePayment(services: Pick<Services, 'notifier'>, scope:
   }
   return true;
 }
-
-/**
- * The policies an invoice bills, paid in full: each one still `PROCESSING` (or `AWAITING_DEBIT`,
- * paid under a direct debit) becomes `ACTIVE`, or `INACTIVE` until its start date (docs/docs/state-machines.md).
- * Policies staff hold elsewhere stay put.
- */
-export async function activatePaidPolicies(scope: TenantScope, invoiceId: string, at: Date) {
-  const today = at.toISOString().slice(0, 10);
-  const policies = await scope.selectFrom('invoice_items').innerJoin('policies', 'policies.id', 'invoice_items.policy_id')
-    .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.start_date'])
-    .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', 'in', ['PROCESSING', 'AWAITING_DEBIT'])
-    .forUpdate('policies').execute();
-  for (const policy of policies) {
-    await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, policy.start_date <= today ? 'ACTIVE' : 'INACTIVE',
-      { by: 'system', id: null }, at, 'Invoice paid in full');
-  }
-}
-

@@ -2,14 +2,14 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { canTransition } from '../states/machine.js';
 import { POLICY_STATES, type StateActor } from '../states/policy.js';
 import {
   assertPending, checkDocuments, checkEffectiveDate, guardOnePending, ownClosure, pendingConflict, toPolicyClosure, type PolicyClosure,
 } from './closures.js';
-import { todayOf } from './rules.js';
 import { ownPolicyRow, type PolicyRow } from './view.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type PolicyClosureRequest = components['schemas']['PolicyClosureRequest'];
 export type PolicyClosureUpdate = components['schemas']['PolicyClosureUpdate'];

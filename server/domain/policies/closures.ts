@@ -6,9 +6,9 @@ import { containsPattern } from '../../platform/filters.js';
 import type { Paginator } from '../../platform/pagination.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { todayOf } from './rules.js';
 import { ownRow } from '../../platform/ownership.js';
 import { staffReference } from '../staff/names.js';
+import { todayOf } from '../../platform/clock.js';
 
 export type PolicyClosure = components['schemas']['PolicyClosure'];
 

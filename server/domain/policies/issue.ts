@@ -2,15 +2,16 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
-import { notifyClient } from '../clients/notifications.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
-import { checkTerm, todayOf, type Asset, type Today } from './rules.js';
+import { checkTerm, type Asset } from './rules.js';
 import { loadPolicy, type Policy } from './view.js';
+import { todayOf, type Today } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
 

@@ -3,10 +3,10 @@ import type { Services } from '../../platform/context.js';
 import type { PolicyState } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { movePolicy } from '../states/policy.js';
 import { unpaidInvoicesOf } from './lifecycle.js';
-import { todayOf } from './rules.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 /** What the lifecycle job needs: the database and the notifier. */
 export type LifecycleServices = Pick<Services, 'db' | 'notifier'>;

@@ -5,15 +5,15 @@ import type { PolicyState } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
 import { ownRow } from '../../platform/ownership.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { notifyClient } from '../clients/notifications.js';
 import { invoiceFigures, paymentSums } from '../money/figures.js';
 import { staffFullName, staffReference } from '../staff/names.js';
 import { assertTransition } from '../states/machine.js';
 import { movePolicy, POLICY_STATES } from '../states/policy.js';
-import { todayOf } from './rules.js';
 import { policyForStaff } from './staff-sales.js';
 import { invoiceDraft } from './update.js';
 import type { Policy } from './view.js';
+import { todayOf } from '../../platform/clock.js';
+import { notifyClient } from '../accounts/notify.js';
 
 export type PolicyStateMove = components['schemas']['PolicyStateMove'];
 export type PolicyStateChange = components['schemas']['PolicyStateChange'];

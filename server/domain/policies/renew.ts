@@ -5,9 +5,10 @@ import { ApiError, conflict } from '../../platform/errors.js';
 import type { StateActor } from '../states/policy.js';
 import { assertNotRenewed, CLIENT_SELLS, issuePolicy, sellableProduct, type PolicyCreateRequest, type Seller } from './issue.js';
 import { checkAssetShapes } from './reprice.js';
-import { todayOf, type Asset } from './rules.js';
+import { type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
 import { assetsToReprice, ownPolicyRow, type Policy, type PolicyRow } from './view.js';
+import { todayOf } from '../../platform/clock.js';
 
 export type PolicyRenewal = components['schemas']['PolicyRenewal'];
 

@@ -1,7 +1,8 @@
 import { checkAgainstSchema } from '../../platform/validation.js';
 import { breakdownOf, pricePolicy, setPremium, sumInsuredOf } from './pricing.js';
-import { checkAssets, type Asset, type Today } from './rules.js';
+import { checkAssets, type Asset } from './rules.js';
 import { POLICY_TYPES } from './types-catalogue.js';
+import type { Today } from '../../platform/clock.js';
 
 /** Checks assets sent without their type's schema around them (PATCH, renewal) against it. */
 export function checkAssetShapes(policyType: string, assets: unknown[], root = 'body') {

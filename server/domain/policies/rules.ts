@@ -1,5 +1,6 @@
 import { addYears, format, parseISO } from 'date-fns';
 import { badRequest } from '../../platform/errors.js';
+import type { Today } from '../../platform/clock.js';
 import { DEFAULT_TPPD, ncdEarned, type Usage } from '../rating/motor.js';
 
 /**
@@ -13,8 +14,6 @@ const MAX_TERM_YEARS = 5;
 /** `body.assets[2].yearOfMake` */
 const at = (index: number, field: string, root = 'body') => `${root}.assets[${index}].${field}`;
 
-export interface Today { date: string; year: number }
-export const todayOf = (now: Date): Today => ({ date: now.toISOString().slice(0, 10), year: now.getUTCFullYear() });
 
 /** Cover dates: not in the past for a client, end on or after start, at most five years. */
 export function checkTerm(startDate: string, endDate: string, today: Today, root = 'body') {

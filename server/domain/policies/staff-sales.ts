@@ -5,7 +5,6 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { clientFullName } from '../clients/account.js';
 import { creditableStaff, reachableClient } from '../clients/staff-clients.js';
 import { originatedInReach } from '../staff/reach.js';
-import { buyCart, type CartCheckout } from '../cart/checkout.js';
 import type { StateActor } from '../states/policy.js';
 import { issuePolicy, type PolicyCreateRequest, type Seller } from './issue.js';
 import { answerPolicyList, assetsWanted, filterPolicies, filterPolicyParties, type PolicyListQuery } from './list.js';
@@ -20,7 +19,7 @@ import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy } from 
  */
 
 /** The client with this id within the caller's reach, or 404; a deactivated one is 409 (staff do not sell to it). */
-async function clientToSellTo(scope: TenantScope, actor: StaffActor, clientId: string) {
+export async function clientToSellTo(scope: TenantScope, actor: StaffActor, clientId: string) {
   const client = await reachableClient(scope, actor, clientId);
   if (!client.is_active) throw conflict(`Client ${clientFullName(client)} is deactivated: reactivate them before selling`, 'CLIENT_INACTIVE');
   return client;
@@ -37,10 +36,10 @@ async function staffSeller(scope: TenantScope, actor: StaffActor, clientId: stri
   return sellerOf(actor, await creditedStaff(scope, actor, body.originatingStaffId));
 }
 
-const sellerOf = (actor: StaffActor, originatingStaffId: string): Seller =>
+export const sellerOf = (actor: StaffActor, originatingStaffId: string): Seller =>
   ({ by: 'staff', staffId: actor.staffId, originatingStaffId, premiumLatitude: actor.premiumLatitude });
 
-const recordedAs = (actor: StaffActor): StateActor => ({ by: 'staff', id: actor.staffId });
+export const recordedAs = (actor: StaffActor): StateActor => ({ by: 'staff', id: actor.staffId });
 
 /** Creates a policy for a client within reach, as a client's own create does, with what staff may do besides. */
 export async function sellPolicy(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Policy> {
@@ -52,12 +51,6 @@ export async function sellPolicy(ctx: HandlerContext, actor: StaffActor, clientI
 export async function quoteForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyCreateRequest): Promise<Quote> {
   const seller = await staffSeller(ctx.scope, actor, clientId, body);
   return quotePolicy(ctx, clientId, body, seller);
-}
-
-/** Buys the cart of a client within reach (or some of its items), sold by the caller. */
-export async function checkOutForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, itemIds: string[] | undefined): Promise<CartCheckout> {
-  await clientToSellTo(ctx.scope, actor, clientId);
-  return buyCart(ctx, clientId, itemIds, recordedAs(actor), sellerOf(actor, actor.staffId));
 }
 
 /** The policies of clients within the caller's reach (callers add filters, order and page). */

@@ -7,9 +7,10 @@ import { raiseInvoice, rebillPolicy } from '../money/billing.js';
 import { movePolicy, type StateActor } from '../states/policy.js';
 import { writeAssets } from './issue.js';
 import { checkAssetShapes, priceCover } from './reprice.js';
-import { checkTerm, todayOf, type Asset, type Today } from './rules.js';
+import { checkTerm, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
 import { assetsToReprice, loadPolicy, ownPolicyRow, type Policy, type PolicyRow } from './view.js';
+import { todayOf, type Today } from '../../platform/clock.js';
 
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 

@@ -1,8 +1,5 @@
 import type { TenantScope } from '../../platform/tenancy.js';
-import { isEmail, type AccountOwner, type PasswordAccount } from '../accounts/account.js';
-
-/** Where staff members live: their rows, and the column naming them on notifications and reset codes. */
-export const STAFF = { table: 'staff', owner: 'staff_id' } as const satisfies AccountOwner;
+import { isEmail, STAFF, type PasswordAccount } from '../accounts/account.js';
 
 /** The staff member whose email (any case) or phone number is `username`, active or not. */
 export function findStaffByUsername(scope: TenantScope, username: string) {

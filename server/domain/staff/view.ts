@@ -2,8 +2,8 @@ import type { InferResult, Selectable } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import type { BranchesTable, DepartmentsTable } from '../../platform/db/schema.js';
 import type { TenantScope } from '../../platform/tenancy.js';
-import { latestNotifications } from '../clients/notification-view.js';
 import { staffFullName } from './names.js';
+import { latestNotifications } from '../accounts/notification-view.js';
 
 type Schemas = components['schemas'];
 export type Staff = Schemas['Staff'];

@@ -1,7 +1,8 @@
+import type { ActorKind } from '../../platform/events.js';
 import { ApiError } from '../../platform/errors.js';
 
-/** Who moves an entity from one state to another (a payment provider's webhook is `provider`). */
-export type Mover = 'client' | 'staff' | 'system' | 'provider';
+/** Who moves an entity from one state to another (a payment provider's webhook is `provider`): the kinds of actor every change records. */
+export type Mover = ActorKind;
 
 /**
  * A state machine as data: for each state, the states it may move to and who may move it there.

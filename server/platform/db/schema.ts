@@ -142,6 +142,20 @@ export interface OutboxTable {
   sent_at: Date | null;
 }
 
+/** A business change other parts of the domain react to (server/domain/events/), recorded with it. */
+export interface DomainEventsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  type: string;
+  actor_kind: 'client' | 'staff' | 'system' | 'provider';
+  actor_id: string | null;
+  object_type: string;
+  object_id: string;
+  data: Json<Record<string, unknown>>;
+  previous: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: Date;
+}
+
 export interface RateLimitBucketsTable {
   bucket: string;
   window_started_at: Date;
@@ -725,6 +739,7 @@ export interface Database {
   revoked_tokens: RevokedTokensTable;
   password_reset_codes: PasswordResetCodesTable;
   outbox: OutboxTable;
+  domain_events: DomainEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   countries: CountriesTable;
   currencies: CurrenciesTable;
@@ -776,4 +791,4 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
-  | 'branches' | 'departments' | 'staff';
+  | 'branches' | 'departments' | 'staff' | 'domain_events';

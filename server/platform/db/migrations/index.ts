@@ -22,6 +22,7 @@ import { policyLifecycle } from './20261201_020_policy_lifecycle.js';
 import { policyListIndexes } from './20261202_021_policy_list_indexes.js';
 import { credentialNotices } from './20261203_022_credential_notices.js';
 import { inboxOrderIndexes } from './20261203_023_inbox_order_indexes.js';
+import { domainEvents } from './20261204_024_domain_events.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '20261202_021_policy_list_indexes': policyListIndexes,
   '20261203_022_credential_notices': credentialNotices,
   '20261203_023_inbox_order_indexes': inboxOrderIndexes,
+  '20261204_024_domain_events': domainEvents,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

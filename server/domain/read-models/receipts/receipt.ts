@@ -7,8 +7,8 @@ import type { TenantScope } from '../../../platform/tenancy.js';
 import { clientFullName } from '../../clients/account.js';
 import { POLICY_TYPES } from '../../policies/types-catalogue.js';
 import { CONFIRMED } from '../../states/transaction.js';
-import { transactionColumns, clientTransactions } from '../transaction-view.js';
-import { issueReceipt, type ReceiptNumber } from './number.js';
+import { transactionColumns, clientTransactions } from '../../money/transaction-view.js';
+import { issueReceipt, type ReceiptNumber } from '../../money/receipts/number.js';
 import type { ReceiptData } from './render.js';
 
 /** A receipt as it is handed out: its number (the file's name) and the PDF, streamed as it is written. */

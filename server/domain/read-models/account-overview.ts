@@ -1,9 +1,9 @@
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { policySummaries, toPolicySummary } from '../policies/view.js';
-import { toClientAccount } from './account.js';
-import { allDeliveryAddresses } from './delivery-addresses.js';
-import { latestNotifications } from './notification-view.js';
+import { toClientAccount } from '../clients/account.js';
+import { allDeliveryAddresses } from '../clients/delivery-addresses.js';
+import { latestNotifications } from '../accounts/notification-view.js';
 
 /** The client's profile with its delivery addresses, its newest notifications and its newest policies. */
 export async function accountOverview(ctx: HandlerContext, clientId: string): Promise<components['schemas']['ClientAccountDetails']> {

@@ -1,0 +1,23 @@
+import type { Services } from '../../platform/context.js';
+import { recordEvent, type EventActor } from '../../platform/events.js';
+import type { TransactionScope } from '../../platform/tenancy.js';
+
+/**
+ * The business events one part of the domain records and another reacts to, in the transaction
+ * that made the change (server/domain/README.md, "Effects across nouns"). Each names its object
+ * and carries the facts a reaction needs, so no reaction reads back through the emitter's folder.
+ */
+export type DomainEvent =
+  /** Confirmed money now covers the invoice: the policies it bills move on. */
+  | { type: 'invoice.paid'; object: { type: 'invoice'; id: string }; data: { invoiceNo: string } }
+  /** Staff approved a closure request and its policy is CANCELLED: what the policy owed stops. */
+  | { type: 'policyClosure.approved'; object: { type: 'policyClosure'; id: string }; data: { policyId: string; policyNo: string; invoiceIds: string[] } }
+  /** A client set up a direct debit mandate on a policy: the policy waits for its debits. */
+  | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } };
+
+export type DomainEventType = DomainEvent['type'];
+
+/** Records `event` with who made it, runs what follows it in the same transaction, and answers what followed (in words). */
+export function emit(services: Pick<Services, 'reactions'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date): Promise<string[]> {
+  return recordEvent(services.reactions, scope, { ...event, actor }, at);
+}
