@@ -105,6 +105,52 @@ test('no import circles', () => {
   expect(circles).toEqual([]);
 });
 
+/** `server/domain/<folder>/...` -> folder; a file of the domain's own root (reactions.ts) is a folder of its own. */
+const domainFolderOf = (file: string) => file.split('/')[2];
+
+/** The ties between the domain's folders: folder -> the folders it imports, each with one import that makes the tie. */
+function domainTies(): Map<string, Map<string, string>> {
+  const ties = new Map<string, Map<string, string>>();
+  for (const [file, imports] of graph) {
+    if (layerOf(file) !== 'domain') continue;
+    for (const target of imports) {
+      if (layerOf(target) !== 'domain' || domainFolderOf(target) === domainFolderOf(file)) continue;
+      const from = ties.get(domainFolderOf(file)) ?? new Map<string, string>();
+      if (!from.has(domainFolderOf(target))) from.set(domainFolderOf(target), `${file} -> ${target}`);
+      ties.set(domainFolderOf(file), from);
+    }
+  }
+  return ties;
+}
+
+test('no two domain folders import each other, and no folder ties run in a circle (server/domain/README.md)', () => {
+  const ties = domainTies();
+  const twoWay: string[] = [];
+  for (const [from, targets] of ties) {
+    for (const [to, example] of targets) {
+      if (from < to && ties.get(to)?.has(from)) twoWay.push(`${from} <-> ${to}: ${example}; ${ties.get(to)!.get(from)}`);
+    }
+  }
+  expect(twoWay).toEqual([]);
+  // Folder circles of any length: a depth-first walk that meets a folder still on its path.
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (folder: string, path: string[]) => {
+    state.set(folder, 'open');
+    for (const to of ties.get(folder)?.keys() ?? []) {
+      if (state.get(to) === 'open') circles.push([...path.slice(path.indexOf(to)), folder, to].join(' -> '));
+      else if (!state.has(to)) walk(to, [...path, folder]);
+    }
+    state.set(folder, 'done');
+  };
+  for (const folder of ties.keys()) if (!state.has(folder)) walk(folder, []);
+  expect(circles).toEqual([]);
+});
+
+test('the folder-tie check finds a tie where there is one (money imports states)', () => {
+  expect(domainTies().get('money')?.has('states')).toBe(true);
+});
+
 test('the checks see the imports they judge (a file with known imports is read right)', () => {
   expect(graph.get('server/app/routes.ts')).toContain('handlers/index.ts');
   expect(files.length).toBeGreaterThan(100);
