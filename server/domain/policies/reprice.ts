@@ -1,6 +1,7 @@
 import { checkAgainstSchema } from '../../platform/validation.js';
 import { breakdownOf, pricePolicy, setPremium, sumInsuredOf } from './pricing.js';
-import { checkAssets, type Asset, type Today } from './rules.js';
+import { checkAssets } from './kinds/index.js';
+import type { Asset, Today } from './rules.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 
 /** Checks assets sent without their type's schema around them (PATCH, renewal) against it. */
