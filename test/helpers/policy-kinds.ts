@@ -1,5 +1,5 @@
 import { RatingError, ratePolicy } from '../../server/domain/rating/index.js';
-import type { PolicyKind } from '../../server/domain/policies/kinds/index.js';
+import { checkKindAssets, type PolicyKind } from '../../server/domain/policies/kinds/index.js';
 import { TABLE, type KindRow } from '../../scripts/policy-kinds.js';
 
 /**
@@ -44,11 +44,7 @@ function exampleRefusal(kind: PolicyKind<string>, example: Record<string, unknow
   const today = { date: dayBefore.toISOString().slice(0, 10), year: dayBefore.getUTCFullYear() };
   const assets = (example.assets as Record<string, unknown>[] | undefined) ?? [];
   try {
-    const checked = assets.map((original, index) => {
-      const asset = { ...original };
-      kind.checkAsset(asset, { index, root: 'body', today, term });
-      return asset;
-    });
+    const checked = checkKindAssets(kind, assets, term, today);
     ratePolicy({ rateAsset: kind.rateAsset, premiumRates: { rate: 1 }, assets: checked, ...term, currentYear: today.year });
     return undefined;
   } catch (error) {

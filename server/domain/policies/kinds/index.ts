@@ -44,7 +44,11 @@ export const FLEET_DISCOUNT_TYPES = POLICY_KINDS.filter((kind) => kind.fleetDisc
  * beside it).
  */
 export function checkAssets(policyType: string, assets: Asset[], term: AssetAt['term'], today: AssetAt['today'], root = 'body'): Asset[] {
-  const { checkAsset } = kindOf(policyType);
+  return checkKindAssets(kindOf(policyType), assets, term, today, root);
+}
+
+/** `checkAssets` with the kind itself (the kind checks run a kind that is not registered through it). */
+export function checkKindAssets({ checkAsset }: Pick<PolicyKind<string>, 'checkAsset'>, assets: Asset[], term: AssetAt['term'], today: AssetAt['today'], root = 'body'): Asset[] {
   return assets.map((original, index) => {
     const asset: Asset = { ...original };
     delete asset.premium;
