@@ -3,8 +3,8 @@
  * are one family of near-identical operations: their path files are written from the table
  * spec/policy-kinds.yaml with the two templates below, into spec/paths/generated/, and the lists
  * of their operationIds (the typed operation unions the handler maps are built from) into
- * generated/policy-kinds.ts. `npm run generate` calls `writePolicyKindPaths` before it bundles and
- * `writeTypedOperations` after; test/static/spec-kinds.test.ts checks the files on disk are what
+ * generated/policy-kinds.ts. `npm run generate` calls `writePolicyKindPaths` and
+ * `writeTypedOperations` before it bundles; test/static/spec-kinds.test.ts checks the files on disk are what
  * `policyKindPaths` and `typedOperationsModule` make. Change the wording here, a kind in the table;
  * never the generated files.
  */

@@ -26,8 +26,9 @@ const REFUSE = (where: string, price: Decimal, currency: string) => new ApiError
   `${where} must be ${price.toFixed(2)} ${currency}, the price of this cover (leave premium out to accept it)`);
 
 /**
- * Prices a policy through the rating engine, with its kind's rater. A client never sets its own price: a premium it
- * sends (for the policy or an asset) must equal the engine's to the cent, else 422 with the price.
+ * Prices a policy through the rating engine with its kind's rater. A client never sets its own
+ * price: a premium it sends (for the policy or an asset) must equal the engine's to the cent, else
+ * 422 with the price.
  */
 export function pricePolicy(input: PricingInput): Rating {
   const root = input.root ?? 'body';

@@ -18,10 +18,10 @@ export interface PolicyTypeInfo {
 }
 
 /**
- * Each policy type as the contract defines it, named by its kind (kinds/): `createPolicy`'s discriminator names the type's
- * create schema, that schema's `assets` its asset schema (and whether it has a `sumInsured`), and
- * the typed call is the create under `/client/policies/` whose body is exactly that schema. Read
- * once, from the published document.
+ * Each policy type as the contract defines it, named by its kind (kinds/): `createPolicy`'s
+ * discriminator names the type's create schema, that schema's `assets` its asset schema (and
+ * whether it has a `sumInsured`), and the typed call is the create under `/client/policies/` whose
+ * body is exactly that schema. Read once, from the published document.
  */
 function fromContract(): Record<PolicyType, PolicyTypeInfo> {
   const doc = publishedDocument() as unknown as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
