@@ -1,5 +1,5 @@
 import { createPolicy } from './createPolicy.js';
-import { createTypedPolicy } from './createTypedPolicy.js';
+import { typedCreateHandlers } from './createTypedPolicy.js';
 import { deletePolicy } from './deletePolicy.js';
 import { getPolicy } from './getPolicy.js';
 import { listPolicies } from './listPolicies.js';
@@ -17,27 +17,5 @@ export const policyHandlers = {
   deletePolicy,
   renewPolicy,
   listPolicyHistory,
-  createAutoPolicy: createTypedPolicy<'createAutoPolicy'>(),
-  createHomePolicy: createTypedPolicy<'createHomePolicy'>(),
-  createBurglaryPolicy: createTypedPolicy<'createBurglaryPolicy'>(),
-  createMarinePolicy: createTypedPolicy<'createMarinePolicy'>(),
-  createLifePolicy: createTypedPolicy<'createLifePolicy'>(),
-  createFireAndAlliedPerilsPolicy: createTypedPolicy<'createFireAndAlliedPerilsPolicy'>(),
-  createAssetsAllRisksPolicy: createTypedPolicy<'createAssetsAllRisksPolicy'>(),
-  createErectionAllRisksPolicy: createTypedPolicy<'createErectionAllRisksPolicy'>(),
-  createContractorsAllRisksPolicy: createTypedPolicy<'createContractorsAllRisksPolicy'>(),
-  createFidelityGuaranteePolicy: createTypedPolicy<'createFidelityGuaranteePolicy'>(),
-  createElectronicEquipmentPolicy: createTypedPolicy<'createElectronicEquipmentPolicy'>(),
-  createCashInSafePolicy: createTypedPolicy<'createCashInSafePolicy'>(),
-  createCashInTransitPolicy: createTypedPolicy<'createCashInTransitPolicy'>(),
-  createHoldUpPolicy: createTypedPolicy<'createHoldUpPolicy'>(),
-  createGeneralLiabilityPolicy: createTypedPolicy<'createGeneralLiabilityPolicy'>(),
-  createDirectorsOfficersLiabilityPolicy: createTypedPolicy<'createDirectorsOfficersLiabilityPolicy'>(),
-  createAdvancePaymentBondPolicy: createTypedPolicy<'createAdvancePaymentBondPolicy'>(),
-  createPlantAndMachineryPolicy: createTypedPolicy<'createPlantAndMachineryPolicy'>(),
-  createBoilerOrPressureVesselPolicy: createTypedPolicy<'createBoilerOrPressureVesselPolicy'>(),
-  createBlanketBondPolicy: createTypedPolicy<'createBlanketBondPolicy'>(),
-  createBankersIndemnityPolicy: createTypedPolicy<'createBankersIndemnityPolicy'>(),
-  createProfessionalIndemnityPolicy: createTypedPolicy<'createProfessionalIndemnityPolicy'>(),
-  createPublicLiabilityPolicy: createTypedPolicy<'createPublicLiabilityPolicy'>(),
+  ...typedCreateHandlers,
 };

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
-import { ratePolicy, RatingError, type Rating, type RatingInput } from '../../server/domain/rating/index.js';
+import { RatingError, type Rating } from '../../server/domain/rating/index.js';
+import { rateKind, type KindRatingInput } from '../../server/domain/policies/kinds/index.js';
 
 /**
- * The rating engine alone (server/domain/rating): no database, no HTTP. Every tariff factor it implements
- * has its own describe, and every expected figure is worked by hand in the test (the arithmetic is
- * in a comment beside it), never by the engine's own helpers. Money is compared as strings with two
+ * The rating engine (server/domain/rating) with each kind's rater (server/domain/policies/kinds):
+ * no database, no HTTP. Every tariff factor it implements has its own describe, and every expected
+ * figure is worked by hand in the test (the arithmetic is in a comment beside it), never by the
+ * engine's own helpers. Money is compared as strings with two
  * decimals (`toFixed(2)`), never as floats.
  *
  * How the motor tariff combines, per vehicle (all annual):
@@ -53,9 +55,9 @@ const bike = (overrides: Asset = {}): Asset => ({
   coverage: 'MOTORCYCLE_COMPREHENSIVE', usage: 'MOTOR_CYCLE', seats: 2, cubicCapacity: 250, sumInsured: 12000, yearOfMake: 2024, noClaimDiscountYears: 0, ...overrides,
 });
 
-const rate = (policyType: string, premiumRates: Record<string, number>, assets: Asset[], extra: Partial<RatingInput> = {}): Rating =>
-  ratePolicy({ policyType, premiumRates, assets, ...YEAR, currentYear: CURRENT_YEAR, ...extra });
-const motor = (assets: Asset[], extra: Partial<RatingInput> = {}, rates: Record<string, number> = AUTO_RATES) => rate('AUTO', rates, assets, extra);
+const rate = (policyType: string, premiumRates: Record<string, number>, assets: Asset[], extra: Partial<KindRatingInput> = {}): Rating =>
+  rateKind({ policyType, premiumRates, assets, ...YEAR, currentYear: CURRENT_YEAR, ...extra });
+const motor = (assets: Asset[], extra: Partial<KindRatingInput> = {}, rates: Record<string, number> = AUTO_RATES) => rate('AUTO', rates, assets, extra);
 
 /** The amount of the line with `code` for asset `asset` (null: policy-wide), as a 2 dp string; undefined when there is no such line. */
 const lineOf = (rating: Rating, code: string, asset: number | null = 0) => rating.lines.find((l) => l.code === code && l.asset === asset)?.amount.toFixed(2);

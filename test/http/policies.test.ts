@@ -174,6 +174,19 @@ describe('GET, PATCH, DELETE /client/policies/{id}', () => {
     expect(bad.json().message).toBe('body.assets[0].coverage is required');
   });
 
+  it('takes a fleet discount on a kind that has one (AUTO) and refuses it on any other (409 NOT_APPLICABLE)', async () => {
+    const motor = (await create(autoBody())).json().data;
+    const discounted = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${motor.id}`, token, payload: { fleetDiscountRate: 10 } });
+    expect(discounted.statusCode).toBe(200);
+    expect(discounted.json().data.premium.toFixed(2)).toBe('3350.25'); // 3 722.50 less 10% = 372.25
+    const { policyType: _type, ...rest } = autoBody();
+    const home = (await create({ ...rest, policyType: 'HOME', productId: products.get('HOME'), assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'East Legon' }] })).json().data;
+    const refused = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${home.id}`, token, payload: { fleetDiscountRate: 10 } });
+    expect({ status: refused.statusCode, code: refused.json().code, message: refused.json().message }).toEqual({
+      status: 409, code: 'NOT_APPLICABLE', message: `body.fleetDiscountRate applies to AUTO policies only; policy ${home.policyNo} is HOME`,
+    });
+  });
+
   it('raises a draft\'s invoice on request', async () => {
     const draft = (await create(autoBody({ generateInvoice: false }))).json().data;
     const res = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${draft.id}`, token, payload: { generateInvoice: true } });

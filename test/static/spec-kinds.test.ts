@@ -3,14 +3,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { POLICY_TYPES } from '../../server/domain/policies/types-catalogue.js';
-import { GENERATED_DIR, policyKindPaths, readPolicyKinds } from '../../scripts/policy-kinds.js';
+import { GENERATED_DIR, policyKindPaths, readPolicyKinds, TYPED_OPERATIONS_FILE, typedOperationsModule } from '../../scripts/policy-kinds.js';
 
-// The typed policy creates and quotes are written from spec/policy-kinds.yaml (scripts/policy-kinds.ts,
-// run by `npm run generate`). These checks read files only: no database.
+// The typed policy creates and quotes (their path files and operationIds) are written from
+// spec/policy-kinds.yaml (scripts/policy-kinds.ts, run by `npm run generate`). These checks read files only: no database.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const kinds = readPolicyKinds(root);
 const readYaml = (file: string) => parse(readFileSync(path.join(root, file), 'utf8'));
+
+describe('generated/policy-kinds.ts', () => {
+  it('holds the typed creates\' and quotes\' operationIds the table makes (else run npm run generate)', () => {
+    expect(readFileSync(path.join(root, TYPED_OPERATIONS_FILE), 'utf8')).toBe(typedOperationsModule(kinds));
+  });
+});
 
 describe('spec/paths/generated/', () => {
   it('holds exactly what the table and the templates make (else run npm run generate)', () => {
@@ -43,8 +49,12 @@ describe('spec/policy-kinds.yaml', () => {
     const file = `spec/components/schemas/policy-create/${kind.schema}.yaml`;
     expect(existsSync(path.join(root, file))).toBe(true);
     const schema = readYaml(file);
-    expect({ title: schema.title, policyType: schema.properties.policyType.const, example: kind.example.policyType })
+    expect({ title: schema.title, policyType: schema.properties.policyType.const, example: (kind.example ?? kind).policyType })
       .toEqual({ title: kind.schema, policyType: kind.policyType, example: kind.policyType });
+  });
+
+  it('has a row for every policy type of the contract (each row\'s kind a module: policy-kind-registry.test.ts)', () => {
+    expect([...new Set(kinds.map((k) => k.policyType))].sort()).toEqual(Object.keys(POLICY_TYPES).sort());
   });
 
   it('has the typed create of every policy type the contract gives one (POLICY_TYPES.createPath)', () => {

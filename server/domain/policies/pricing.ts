@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import { ApiError, badRequest } from '../../platform/errors.js';
-import { ratePolicy, RatingError, shareOut, type Rating } from '../rating/index.js';
+import { RatingError, shareOut, type Rating } from '../rating/index.js';
+import { rateKind } from './kinds/index.js';
 import type { Asset } from './rules.js';
 
 type PremiumBreakdown = components['schemas']['PremiumBreakdown'];
@@ -25,14 +26,15 @@ const REFUSE = (where: string, price: Decimal, currency: string) => new ApiError
   `${where} must be ${price.toFixed(2)} ${currency}, the price of this cover (leave premium out to accept it)`);
 
 /**
- * Prices a policy through the rating engine. A client never sets its own price: a premium it
- * sends (for the policy or an asset) must equal the engine's to the cent, else 422 with the price.
+ * Prices a policy through the rating engine with its kind's rater. A client never sets its own
+ * price: a premium it sends (for the policy or an asset) must equal the engine's to the cent, else
+ * 422 with the price.
  */
 export function pricePolicy(input: PricingInput): Rating {
   const root = input.root ?? 'body';
   let rating: Rating;
   try {
-    rating = ratePolicy(input);
+    rating = rateKind(input);
   } catch (error) {
     if (error instanceof RatingError) throw badRequest(`${root}.assets[${error.assetIndex}].${error.field} ${error.message}`);
     throw error;

@@ -1,6 +1,7 @@
 import { checkAgainstSchema } from '../../platform/validation.js';
 import { breakdownOf, pricePolicy, setPremium, sumInsuredOf } from './pricing.js';
-import { checkAssets, type Asset } from './rules.js';
+import { checkAssets } from './kinds/index.js';
+import type { Asset } from './rules.js';
 import { POLICY_TYPES } from './types-catalogue.js';
 import type { Today } from '../../platform/clock.js';
 

@@ -6,6 +6,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { raiseInvoice, rebillPolicy } from '../money/billing.js';
 import { movePolicy, type StateActor } from '../states/policy.js';
 import { writeAssets } from './issue.js';
+import { FLEET_DISCOUNT_TYPES, kindOf } from './kinds/index.js';
 import { checkAssetShapes, priceCover } from './reprice.js';
 import { checkTerm, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
@@ -56,8 +57,8 @@ function assertChangeable(policy: PolicyRow, body: PolicyUpdate, coverChanges: b
     }
     if (policy.is_paid) throw conflict(`The cover of policy ${no} cannot change: a payment has been made. Contact customer support.`, 'POLICY_LOCKED');
   }
-  if (body.fleetDiscountRate != null && policy.policy_type !== 'AUTO') {
-    throw conflict(`body.fleetDiscountRate applies to AUTO policies only; policy ${no} is ${policy.policy_type}`, 'NOT_APPLICABLE');
+  if (body.fleetDiscountRate != null && !kindOf(policy.policy_type).fleetDiscount) {
+    throw conflict(`body.fleetDiscountRate applies to ${FLEET_DISCOUNT_TYPES.join(', ')} policies only; policy ${no} is ${policy.policy_type}`, 'NOT_APPLICABLE');
   }
 }
 

@@ -1,15 +1,16 @@
 import { Decimal } from 'decimal.js';
 import { differenceInCalendarDays, parseISO } from 'date-fns';
-import { rateMotorAsset, type MotorAssetInput } from './motor.js';
-import type { RateLine } from './types.js';
+import type { AssetRater, RateLine } from './types.js';
 
 /**
- * The rating engine: a pure function from a product's `premiumRates`, the policy type, its assets
- * and its term to the premium with its breakdown. Policies, quotes and cart checkout all price
- * through `ratePolicy`, so the same cover always costs the same.
+ * The rating engine: a pure function from a product's `premiumRates`, an asset rater, the assets
+ * and the term to the premium with its breakdown. What differs by policy type is the rater, which
+ * each policy kind brings (server/domain/policies/kinds/); the rest (rounding, the fleet discount,
+ * the term, the minimum premium, each asset's share) is the same for every kind. Policies, quotes
+ * and cart checkout all price through it, so the same cover always costs the same.
  */
 
-export type { RateLine } from './types.js';
+export type { AssetRater, RateLine, Rates } from './types.js';
 
 /** An asset lacks what its rating needs; `field` is its path under the asset (e.g. `sumInsured`). */
 export class RatingError extends Error {
@@ -20,7 +21,8 @@ export class RatingError extends Error {
 }
 
 export interface RatingInput {
-  policyType: string;
+  /** Prices each asset: its policy kind's rater. */
+  rateAsset: AssetRater;
   premiumRates: Record<string, number>;
   assets: Record<string, unknown>[];
   startDate: string;
@@ -42,19 +44,17 @@ export interface Rating {
 }
 
 /**
- * What a non-motor asset is rated on, by policy type: the field whose amount the product's `rate`
- * (percent) applies to. Group funeral is rated per member instead (`ratePerMember`).
+ * The rater most kinds use: the product's `rate` (percent) of one asset field, the kind's rating
+ * basis (400 naming the field when the asset has no number there).
  */
-const BASIS: Record<string, string> = {
-  LIFE: 'deathBenefit',
-  GROUP_PERSONAL_ACCIDENT: 'permanentDisabilityBenefit',
-  GROUP_LIFE_PERSONAL_ACCIDENT: 'permanentDisabilityBenefit',
-  GROUP_LIFE: 'permanentDisabilityBenefit',
-  WORKMENS_COMPENSATION: 'estimatedAnnualSalary',
-  CONTRACTORS_ALL_RISKS: 'contractSum',
-  BONDS: 'bondAmount',
-};
-export const ratingBasis = (policyType: string) => BASIS[policyType] ?? 'sumInsured';
+export function rateOnBasis(field: string): AssetRater {
+  return (asset, rates, index) => {
+    const basis = asset[field];
+    if (typeof basis !== 'number') throw new RatingError(index, field, 'is required to price this cover');
+    const rate = new Decimal(rates.rate ?? 0);
+    return [{ asset: index, code: 'BASIC', label: `${rate}% of ${new Decimal(basis).toFixed(2)}`, rate: rate.toNumber(), amount: new Decimal(basis).mul(rate).div(100) }];
+  };
+}
 
 const ROUND = Decimal.ROUND_HALF_UP;
 const money = (value: Decimal) => value.toDecimalPlaces(2, ROUND);
@@ -70,21 +70,7 @@ export function ratePolicy(input: RatingInput): Rating {
   const rates = input.premiumRates;
   const lines: RateLine[] = [];
   input.assets.forEach((asset, index) => {
-    if (input.policyType === 'AUTO') {
-      if (asset.coverage !== 'THIRD_PARTY_ONLY' && asset.coverage !== 'MOTORCYCLE_THIRD_PARTY' && asset.sumInsured === undefined) {
-        throw new RatingError(index, 'sumInsured', 'is required to price this cover');
-      }
-      lines.push(...rateMotorAsset(asset as unknown as MotorAssetInput, rates, index, input.currentYear));
-    } else if (input.policyType === 'GROUP_FUNERAL') {
-      const perMember = new Decimal(rates.ratePerMember ?? 0);
-      lines.push({ asset: index, code: 'MEMBER', label: `Member at ${perMember.toFixed(2)}`, rate: null, amount: perMember });
-    } else {
-      const field = ratingBasis(input.policyType);
-      const basis = asset[field];
-      if (typeof basis !== 'number') throw new RatingError(index, field, 'is required to price this cover');
-      const rate = new Decimal(rates.rate ?? 0);
-      lines.push({ asset: index, code: 'BASIC', label: `${rate}% of ${new Decimal(basis).toFixed(2)}`, rate: rate.toNumber(), amount: new Decimal(basis).mul(rate).div(100) });
-    }
+    lines.push(...input.rateAsset(asset, rates, index, { currentYear: input.currentYear }));
   });
 
   // Each line is rounded to the cent as shown, and the annual premium is the sum of the lines shown.

@@ -8,3 +8,12 @@ export interface RateLine {
   rate: number | null;
   amount: Decimal;
 }
+
+/** A product's `premiumRates`: the figures a tariff reads, by name. */
+export type Rates = Record<string, number>;
+
+/**
+ * Prices one asset: its lines (annual amounts, before rounding), or a RatingError when the asset
+ * lacks what its price needs. Each policy kind has one (server/domain/policies/kinds/).
+ */
+export type AssetRater = (asset: Record<string, unknown>, rates: Rates, index: number, context: { currentYear: number }) => RateLine[];

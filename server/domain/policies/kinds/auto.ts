@@ -1,42 +1,46 @@
 import { Decimal } from 'decimal.js';
-import type { RateLine } from './types.js';
+import { badRequest } from '../../../platform/errors.js';
+import { RatingError, type AssetRater, type RateLine, type Rates } from '../../rating/index.js';
+import { fieldAt, inOrder, notAfterYear, withinTerm, type AssetRule } from './asset-rules.js';
+import { defineKind } from './kind.js';
 
 /**
- * Motor, after the structure of a motor tariff: third-party basic premium by usage, own damage (or
- * fire and theft) at a rate of the vehicle's value, loadings for extra seats, engine size, age,
- * extended liability, third-party property damage above 5000 and excess buy-back, then the
- * no-claim discount on the own-damage part. Amounts are annual.
+ * AUTO, the motor (auto) policy: one vehicle an asset (MotorAsset), priced by the motor tariff,
+ * with a fleet discount. The tariff: third-party basic premium by usage, own damage (or fire and
+ * theft) at a rate of the vehicle's value, loadings for extra seats, engine size, age, extended
+ * liability, third-party property damage above 5000 and excess buy-back, then the no-claim
+ * discount on the own-damage part. Amounts are annual.
  */
 
-export type Usage = 'PRIVATE' | 'COMMERCIAL' | 'MOTOR_CYCLE';
+type Usage = 'PRIVATE' | 'COMMERCIAL' | 'MOTOR_CYCLE';
 
 /** Allowed no-claim discount rates (percent) by usage, and what each number of claim-free years earns. */
-export const NCD_RATES: Record<Usage, number[]> = {
+const NCD_RATES: Record<Usage, number[]> = {
   PRIVATE: [0, 25, 30, 35, 45, 50],
   COMMERCIAL: [0, 15, 20, 25],
   MOTOR_CYCLE: [0, 10],
 };
 /** The rate `years` claim-free years earn: one step up the usage's scale per year, capped at its top. */
-export const ncdEarned = (usage: Usage, years: number) => NCD_RATES[usage][Math.min(years, NCD_RATES[usage].length - 1)];
+const ncdEarned = (usage: Usage, years: number) => NCD_RATES[usage][Math.min(years, NCD_RATES[usage].length - 1)];
 
 const STANDARD_SEATS: Record<Usage, number> = { PRIVATE: 5, COMMERCIAL: 5, MOTOR_CYCLE: 2 };
-export const DEFAULT_TPPD = 5000;
+const DEFAULT_TPPD = 5000;
 
 /** Engine-size loading (percent) when the asset gives none: the tariff's bands. */
-export function cubicCapacityBand(cc: number, usage: Usage): number {
+function cubicCapacityBand(cc: number, usage: Usage): number {
   if (usage === 'MOTOR_CYCLE' || cc <= 1600) return 0;
   if (cc <= 2000) return 5;
   if (cc <= 3000) return 10;
   return 15;
 }
 /** Vehicle-age loading (percent) when the asset gives none. */
-export function ageBand(ageYears: number): number {
+function ageBand(ageYears: number): number {
   if (ageYears <= 5) return 0;
   if (ageYears <= 10) return 5;
   return 10;
 }
 
-export interface MotorAssetInput {
+interface MotorAssetInput {
   coverage: string;
   usage: Usage;
   seats: number;
@@ -51,11 +55,10 @@ export interface MotorAssetInput {
   yearOfMake?: number;
 }
 
-type Rates = Record<string, number>;
 const pick = (rates: Rates, key: string, fallback: number) => new Decimal(rates[key] ?? fallback);
 const pct = (base: Decimal, rate: Decimal.Value) => base.mul(rate).div(100);
 
-export function rateMotorAsset(asset: MotorAssetInput, rates: Rates, index: number, currentYear: number): RateLine[] {
+function rateMotorAsset(asset: MotorAssetInput, rates: Rates, index: number, currentYear: number): RateLine[] {
   const { usage, coverage } = asset;
   const lines: RateLine[] = [];
   const line = (code: string, label: string, amount: Decimal, rate: Decimal.Value | null = null) =>
@@ -119,3 +122,41 @@ export function rateMotorAsset(asset: MotorAssetInput, rates: Rates, index: numb
   if (ncdRate > 0) line('NO_CLAIM_DISCOUNT', `No-claim discount at ${ncdRate}%`, pct(loaded, ncdRate).neg(), ncdRate);
   return lines;
 }
+
+/** Third-party-only covers are priced without the vehicle's value; every other needs it. */
+const rateVehicle: AssetRater = (asset, rates, index, { currentYear }) => {
+  if (asset.coverage !== 'THIRD_PARTY_ONLY' && asset.coverage !== 'MOTORCYCLE_THIRD_PARTY' && asset.sumInsured === undefined) {
+    throw new RatingError(index, 'sumInsured', 'is required to price this cover');
+  }
+  return rateMotorAsset(asset as unknown as MotorAssetInput, rates, index, currentYear);
+};
+
+/**
+ * The years of a vehicle not after this one and in order; a no-claim discount rate no more than
+ * the claim-free years earn; the excess applied and the property damage limit at the tariff's
+ * 5000 unless sent; the vehicle's own cover dates within the policy's.
+ */
+const checkVehicle: AssetRule = (asset, at) => {
+  notAfterYear(asset, at, ['yearOfMake', 'yearOfPurchase', 'yearOfRegistration']);
+  inOrder(asset, at, 'yearOfMake', 'yearOfPurchase');
+  inOrder(asset, at, 'yearOfMake', 'yearOfRegistration');
+  const usage = asset.usage as Usage;
+  if (typeof asset.noClaimDiscountRate === 'number' && typeof asset.noClaimDiscountYears === 'number') {
+    const earned = ncdEarned(usage, asset.noClaimDiscountYears);
+    if (asset.noClaimDiscountRate > earned) {
+      throw badRequest(`${fieldAt(at, 'noClaimDiscountRate')} must not exceed ${earned}, what ${asset.noClaimDiscountYears} claim-free year(s) earn for ${usage} usage`);
+    }
+  }
+  asset.applyExcess ??= true;
+  asset.thirdPartyPropertyDamage ??= DEFAULT_TPPD;
+  withinTerm(asset, at);
+};
+
+export const auto = defineKind({
+  policyType: 'AUTO',
+  name: 'Auto',
+  ratingBasis: 'sumInsured',
+  rateAsset: rateVehicle,
+  checkAsset: checkVehicle,
+  fleetDiscount: true,
+});
