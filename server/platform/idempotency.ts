@@ -5,7 +5,7 @@ import type { HandlerContext } from './context.js';
 import { violatedUniqueConstraint } from './db/errors.js';
 import type { Database } from './db/schema.js';
 import { ApiError, conflict } from './errors.js';
-import type { TenantScope } from './tenancy.js';
+import type { TenantScope, TransactionScope } from './tenancy.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request with its key before answering 409. */
@@ -29,7 +29,7 @@ export function requestHash(body: unknown): string {
  * with the key runs the work again. Without a key the work simply runs.
  */
 export async function idempotent<T>(ctx: HandlerContext, options: { key: string | undefined; operation: string; clientId: string; body: unknown },
-  work: (scope: TenantScope) => Promise<T>): Promise<T> {
+  work: (scope: TransactionScope) => Promise<T>): Promise<T> {
   const { key, operation, clientId } = options;
   if (key === undefined) return ctx.scope.transaction(work);
   const hash = requestHash(options.body);

@@ -1,4 +1,4 @@
-import type { TenantScope } from './tenancy.js';
+import type { TransactionScope } from './tenancy.js';
 
 export interface OutgoingMessage {
   channel: 'email' | 'sms';
@@ -9,11 +9,11 @@ export interface OutgoingMessage {
 }
 
 /**
- * Sends email and SMS through the outbox: a message is a row written in the caller's transaction,
+ * Sends email and SMS through the outbox: a message is a row written in the scope's transaction,
  * so it leaves only if the change that caused it commits. A dispatcher delivers rows later.
  */
 export interface Notifier {
-  send(scope: TenantScope, message: OutgoingMessage): Promise<void>;
+  send(scope: TransactionScope, message: OutgoingMessage): Promise<void>;
 }
 
 export const outboxNotifier: Notifier = {

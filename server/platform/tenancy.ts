@@ -1,5 +1,5 @@
 import {
-  sql, type DeleteQueryBuilder, type DeleteResult, type Insertable, type Kysely, type SelectQueryBuilder,
+  sql, type DeleteQueryBuilder, type Transaction, type DeleteResult, type Insertable, type Kysely, type SelectQueryBuilder,
   type UpdateQueryBuilder, type UpdateResult,
 } from 'kysely';
 import type { Database, TenantTable } from './db/schema.js';
@@ -42,12 +42,16 @@ export class TenantScope {
    * a `TransactionScope`, so a call from outside a transaction does not compile.
    */
   transaction<R>(work: (scope: TransactionScope) => Promise<R>): Promise<R> {
-    if (this.db.isTransaction) return work(new TransactionScope(this.db, this.tenantId));
+    if (this.db.isTransaction) return work(new TransactionScope(this.db as Transaction<Database>, this.tenantId));
     return this.db.transaction().execute((trx) => work(new TransactionScope(trx, this.tenantId)));
   }
 }
 
-/** A tenant's scope inside one database transaction (only `TenantScope.transaction` makes one). */
+/**
+ * A tenant's scope inside one database transaction: what `TenantScope.transaction` hands its work,
+ * or a job makes over the transaction it opened.
+ */
 export class TransactionScope extends TenantScope {
   readonly inTransaction = true as const;
+  constructor(override readonly db: Transaction<Database>, tenantId: string) { super(db, tenantId); }
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../../server/platform/errors.js';
 import { canTransition, type Machine, type Mover } from '../../server/domain/states/machine.js';
 import { CLAIM_STAGES, CLAIM_STATUSES, moveClaim, type ClaimMove, type ClaimState } from '../../server/domain/states/claim.js';
 import type { ClaimStage, ClaimStatus } from '../../server/platform/db/schema.js';
-import type { TenantScope } from '../../server/platform/tenancy.js';
+import type { TransactionScope } from '../../server/platform/tenancy.js';
 
 /**
  * The claim machines, edge by edge, through `moveClaim` itself: every (from, to) pair of each
@@ -10,7 +10,7 @@ import type { TenantScope } from '../../server/platform/tenancy.js';
  * states, before anything is written (the scope given here fails any query).
  */
 
-const noWrites = new Proxy({}, { get: () => { throw new Error('moveClaim touched the database for a refused move'); } }) as TenantScope;
+const noWrites = new Proxy({}, { get: () => { throw new Error('moveClaim touched the database for a refused move'); } }) as TransactionScope;
 const claim = (status: ClaimStatus, stage: ClaimStage): ClaimState => ({ id: '00000000-0000-4000-8000-000000000001', claimNo: 'CLM-0001', status, stage });
 const staff = { by: 'staff' as const, id: '00000000-0000-4000-8000-000000000002' };
 

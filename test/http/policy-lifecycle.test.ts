@@ -4,7 +4,7 @@ import { settlePayment } from '../../server/domain/money/payments.js';
 import { runPolicyLifecycle } from '../../server/domain/policies/lifecycle-job.js';
 import { enqueue } from '../../server/platform/jobs/queue.js';
 import { createWorker, slotKey } from '../../server/platform/jobs/worker.js';
-import { TenantScope } from '../../server/platform/tenancy.js';
+import { TenantScope, type TransactionScope } from '../../server/platform/tenancy.js';
 import { auth, type Caller, individualBody, onlineProductId, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { sandboxStaff, staffSession } from '../helpers/staff.js';
@@ -311,7 +311,7 @@ describe('the policy lifecycle job', () => {
     const policies = [await invoiced(good.token), await invoiced(bad.token)];
     for (const [i, policy] of policies.entries()) await payInFull(policy, [good, bad][i].token);
     h.clock.set(`${new Date(Date.parse(policies[0].endDate) - 5 * DAY).toISOString().slice(0, 10)}T10:00:00Z`);
-    const unreachable = { send: async (scope: TenantScope, message: { recipient: string }) => {
+    const unreachable = { send: async (scope: TransactionScope, message: { recipient: string }) => {
       if (message.recipient === bad.account.email) throw new Error('mail server down');
       await h.app.services.notifier.send(scope, message as never);
     } };

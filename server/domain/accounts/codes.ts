@@ -2,12 +2,12 @@ import { CODE_TTL_MS, claimCodeAttempt, codeMatches, hashCode, newCode } from '.
 import type { HandlerContext } from '../../platform/context.js';
 import type { ApiError } from '../../platform/errors.js';
 import type { OutgoingMessage } from '../../platform/notifier.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 
 /**
  * One-time codes sent to an account (a password reset, proving a client's email or phone number):
  * issuing one retires the earlier ones, and spending one takes a try before the comparison, then
- * uses it up in the caller's transaction. A code belongs to its owner: the client or staff member
+ * uses it up with the change it allows. A code belongs to its owner: the client or staff member
  * the kind's `owner` column names.
  */
 
@@ -58,8 +58,8 @@ export async function tryCode(ctx: HandlerContext, ownerId: string, kind: CodeKi
   return attempt;
 }
 
-/** Uses up a code that matched, in the caller's transaction; `invalid()` if a parallel request used it first. */
-export async function spendCode(scope: TenantScope, kind: CodeKind, attemptId: string, now: Date, invalid: () => ApiError) {
+/** Uses up a code that matched; `invalid()` if a parallel request used it first. */
+export async function spendCode(scope: TransactionScope, kind: CodeKind, attemptId: string, now: Date, invalid: () => ApiError) {
   const spent = await scope.updateTable(kind.table as 'verification_codes').set({ consumed_at: now })
     .where('id', '=', attemptId).where('consumed_at', 'is', null).executeTakeFirst();
   if (spent.numUpdatedRows === 0n) throw invalid();

@@ -1,6 +1,6 @@
 import type { Services } from '../../platform/context.js';
 import type { ClientRow, EntityReference } from '../../platform/db/schema.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { CLIENT, type AccountOwner, type AccountRow } from './account.js';
 
 /** Something that happened to an account holder, told in the app and, when it matters, by email or SMS. */
@@ -16,11 +16,11 @@ export interface AccountEvent {
 /**
  * The one way domain events reach a client or a staff member (signup, password changes, policies,
  * payments, claims): an in-app notification owned through the kind's column and, if asked, an
- * outbox message, both in the caller's transaction.
+ * outbox message, both in the scope's transaction.
  */
 export async function notifyAccount(
   services: Pick<Services, 'notifier'>,
-  scope: TenantScope,
+  scope: TransactionScope,
   kind: AccountOwner,
   /** The account, or its id when the caller has not read its contacts. */
   recipient: Pick<AccountRow, 'id' | 'email' | 'phone_number'> | string,
@@ -52,7 +52,7 @@ export async function notifyAccount(
  */
 export const notifyClient = (
   services: Pick<Services, 'notifier'>,
-  scope: TenantScope,
+  scope: TransactionScope,
   /** The client, or its id when the caller has not read its contacts. */
   recipient: Pick<ClientRow, 'id' | 'email' | 'phone_number'> | string,
   event: AccountEvent,

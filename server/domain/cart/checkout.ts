@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { CLIENT_SELLS, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
 import { loadPolicies } from '../policies/view.js';
@@ -71,7 +71,7 @@ function assertOneCurrency(rows: CartItemRow[], prepared: PreparedPolicy[]) {
 }
 
 /** One notification for the whole checkout: the policies made and the invoice to pay. */
-async function notifyCheckout(ctx: HandlerContext, scope: TenantScope, clientId: string, billed: BilledPolicy[],
+async function notifyCheckout(ctx: HandlerContext, scope: TransactionScope, clientId: string, billed: BilledPolicy[],
   invoice: { id: string; invoice_no: string }, currency: string) {
   const numbers = billed.map((policy) => policy.policyNo).join(', ');
   const amount = billed.reduce((sum, policy) => sum.plus(policy.premium), new Decimal(0));

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { nextNumber } from '../../platform/numbering.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { ownPolicyRow, type PolicyRow } from '../policies/view.js';
 import { INITIAL_CLAIM_STAGE, INITIAL_CLAIM_STATUS, recordInitialClaimState } from '../states/claim.js';
@@ -32,7 +32,7 @@ async function checkClaim(scope: TenantScope, clientId: string, body: ClaimCreat
 type CheckedClaim = Awaited<ReturnType<typeof checkClaim>>;
 
 /** Writes the claim's row, numbered, ACTIVE in REVIEW, and the rows it carries (assets, third party losses, documents), in their order. */
-async function insertClaim(scope: TenantScope, clientId: string, body: ClaimCreateRequest, policy: PolicyRow, checked: CheckedClaim, now: Date) {
+async function insertClaim(scope: TransactionScope, clientId: string, body: ClaimCreateRequest, policy: PolicyRow, checked: CheckedClaim, now: Date) {
   const { standard, assetIds, documentIds } = checked;
   const claimNo = await nextNumber(scope, 'CLM');
   const claim = await scope.insertInto('claims', {

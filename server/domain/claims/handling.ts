@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import { ownRow } from '../../platform/ownership.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { toCents } from '../money/billing.js';
 import { clientInReach } from '../staff/reach.js';
@@ -42,7 +42,7 @@ export async function claimForStaff(scope: TenantScope, actor: StaffActor, id: s
  * meanwhile, then answers the claim as it now is.
  */
 async function handleClaim(ctx: HandlerContext, actor: StaffActor, id: string,
-  change: (scope: TenantScope, row: ClaimRow, claim: ClaimState, by: StateActor, now: Date) => Promise<void>): Promise<Claim> {
+  change: (scope: TransactionScope, row: ClaimRow, claim: ClaimState, by: StateActor, now: Date) => Promise<void>): Promise<Claim> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     const row = await claimRowInReach(scope, actor, id, { lock: true });

@@ -36,7 +36,7 @@ export type ClaimRow = Awaited<ReturnType<ReturnType<typeof claimRows>['executeT
 
 /**
  * The signed-in client's claim with this id, or 404 (another client's or tenant's id included).
- * `lock` holds the claim's row for the caller's transaction, so staff cannot start on it between
+ * `lock` holds the claim's row until the transaction ends, so staff cannot start on it between
  * the check and the change.
  */
 export const ownClaim = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClaimRow> =>

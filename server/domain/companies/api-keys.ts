@@ -12,7 +12,7 @@ export type CompanyApiKey = components['schemas']['CompanyApiKey'];
  * the key answered in clear once (only its SHA-256 is stored), and revoked. Together they rotate a key.
  */
 
-/** Gives the company a new key in `db` (the caller's transaction when there is one); answers it in clear. */
+/** Gives the company a new key through `db` (a transaction's, to commit with the company); answers it in clear. */
 export async function issueApiKey(services: Pick<CompanyServices, 'config' | 'clock'>, db: Db, companyId: string, name?: string): Promise<CompanyApiKey> {
   const mode = services.config.production ? 'production' : 'sandbox';
   const key = newApiKey(mode);

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { nextNumber } from '../../platform/numbering.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 
 /** Money to the cent, half up: every stored amount goes through this. */
 export const toCents = (value: Decimal.Value) => new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
@@ -20,7 +20,7 @@ export interface NewInvoice {
  * Raises an invoice (amount = the premiums it bills) with one item per policy, inside the caller's
  * transaction. A single policy's invoice also names it in `policy_id` (the seed's policyId).
  */
-export async function raiseInvoice(scope: TenantScope, invoice: NewInvoice, today: string, at: Date) {
+export async function raiseInvoice(scope: TransactionScope, invoice: NewInvoice, today: string, at: Date) {
   const amount = invoice.policies.reduce((sum, p) => sum.plus(toCents(p.premium)), new Decimal(0));
   const single = invoice.policies.length === 1 ? invoice.policies[0] : undefined;
   const row = await scope.insertInto('invoices', {
@@ -45,9 +45,9 @@ export async function raiseInvoice(scope: TenantScope, invoice: NewInvoice, toda
 
 /**
  * A re-priced policy's item takes its new premium and its invoice the new total (the sum of its
- * items), in the caller's transaction. Callers allow it only while nothing was paid.
+ * items). Callers allow it only while nothing was paid.
  */
-export async function rebillPolicy(scope: TenantScope, policyId: string, premium: Decimal.Value, at: Date) {
+export async function rebillPolicy(scope: TransactionScope, policyId: string, premium: Decimal.Value, at: Date) {
   const item = await scope.updateTable('invoice_items').set({ amount: toCents(premium).toFixed(2) })
     .where('policy_id', '=', policyId).returning('invoice_id').executeTakeFirst();
   if (!item) return;

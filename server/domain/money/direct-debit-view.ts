@@ -104,7 +104,7 @@ export async function historyOf(scope: TenantScope, directDebitId: string): Prom
 
 /**
  * The signed-in client's mandate with this id, or 404 (another client's or tenant's id included).
- * `lock` holds the mandate's row for the caller's transaction.
+ * `lock` holds the mandate's row until the transaction ends.
  */
 export const ownDirectDebit = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<DirectDebitRow> =>
   ownRow(directDebitRows(scope, clientId), 'direct_debits', id, 'Direct debit', options);

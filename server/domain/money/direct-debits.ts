@@ -1,6 +1,6 @@
 import { addDays, addMonths, addWeeks, addYears, format, parseISO } from 'date-fns';
 import type { DirectDebitFrequency, PolicyState } from '../../platform/db/schema.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 
 /**
  * Direct debit mandates (docs/docs/state-machines.md): a client asks for its policy's invoice to be paid
@@ -35,21 +35,21 @@ export function dueDate(startDate: string, frequency: DirectDebitFrequency, inde
 }
 
 /**
- * The invoice is paid in full (confirmed money covers it; the caller holds its lock): its active
+ * The invoice is paid in full (confirmed money covers it; its lock is held): its active
  * mandates have run their course.
  */
-export async function completeMandatesOfPaidInvoice(scope: TenantScope, invoice: { id: string; invoice_no: string }, at: Date) {
+export async function completeMandatesOfPaidInvoice(scope: TransactionScope, invoice: { id: string; invoice_no: string }, at: Date) {
   await scope.updateTable('direct_debits').set({
     status: 'COMPLETED', next_debit_date: null, completed_at: at, completion_reason: `Invoice ${invoice.invoice_no} paid in full`, updated_at: at,
   }).where('invoice_id', '=', invoice.id).where('status', '=', 'ACTIVE').execute();
 }
 
 /**
- * Cancels a mandate still `ACTIVE` (the caller holds its lock), keeping why: no further debit is
+ * Cancels a mandate still `ACTIVE` (its lock is held), keeping why: no further debit is
  * raised. What a client's cancellation, the due-debit job (policy ended) and an approved policy
  * closure each do.
  */
-export async function cancelActiveMandate(scope: TenantScope, id: string, reason: string, at: Date) {
+export async function cancelActiveMandate(scope: TransactionScope, id: string, reason: string, at: Date) {
   await scope.updateTable('direct_debits').set({
     status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at, updated_at: at,
   }).where('id', '=', id).where('status', '=', 'ACTIVE').execute();

@@ -5,7 +5,7 @@ import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { cancelActiveMandate, dueDate, ENDED_POLICY_STATES } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
 import { expireCheckouts, lockInvoice, writePayment } from './payments.js';
-import { TenantScope } from '../../platform/tenancy.js';
+import { TransactionScope } from '../../platform/tenancy.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /** What the due-debit job needs: the database, the payment provider, the notifier. */
@@ -63,7 +63,7 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
   report: DueDebitsReport): Promise<void> {
   const counts = { raised: 0, skipped: 0, completed: 0, cancelled: 0 };
   await services.db.transaction().execute(async (trx) => {
-    const scope = new TenantScope(trx, ref.tenant_id);
+    const scope = new TransactionScope(trx, ref.tenant_id);
     // Locks in the order payments take them: the invoice, then what hangs on it.
     const invoice = await lockInvoice(scope, ref.invoice_id);
     const mandate = await scope.selectFrom('direct_debits').selectAll().where('id', '=', ref.id).forUpdate().executeTakeFirst();
@@ -122,7 +122,7 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
 }
 
 /** One debit: the run (unique per due date) first, then the payment and its wallet prompt, then the client hears of it. */
-async function raise(services: JobServices, scope: TenantScope, mandate: Mandate, invoice: NonNullable<Awaited<ReturnType<typeof lockInvoice>>>,
+async function raise(services: JobServices, scope: TransactionScope, mandate: Mandate, invoice: NonNullable<Awaited<ReturnType<typeof lockInvoice>>>,
   client: { id: string; email: string | null; phone_number: string | null }, policyNo: string, due: string, amount: Decimal, now: Date, today: string) {
   const run = await scope.insertInto('direct_debit_runs', {
     direct_debit_id: mandate.id, due_date: due, outcome: 'RAISED', amount: amount.toFixed(2), note: null, created_at: now,

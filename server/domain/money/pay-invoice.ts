@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext, Services, StaffActor } from '../../platform/context.js';
 import { ApiError, badRequest, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { clientInReach } from '../staff/reach.js';
 import type { TransactionActor } from '../states/transaction.js';
@@ -60,8 +60,8 @@ function checkPaymentFields(body: TransactionCreate, today: string) {
   if (body.dateReceived !== undefined && body.dateReceived > today) throw badRequest(`body.dateReceived must not be in the future (today is ${today})`);
 }
 
-/** The payment's write in the caller's transaction: the invoice locked, the money checked, the client told. */
-async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, scope: TenantScope, clientId: string, body: TransactionCreate,
+/** The payment's write: the invoice locked, the money checked, the client told. */
+async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, scope: TransactionScope, clientId: string, body: TransactionCreate,
   actor: TransactionActor, now: Date): Promise<Transaction> {
   const invoice = await lockInvoice(scope, body.invoiceId);
   if (!invoice || invoice.client_id !== clientId) throw notFound('Invoice');

@@ -16,8 +16,8 @@ import { notifyClient } from '../accounts/notify.js';
 /** An online checkout not finished in this time expires, and its amount is free again. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
 
-/** Locks an invoice row for the caller's transaction: every payment write on it goes one at a time. */
-export async function lockInvoice(scope: TenantScope, invoiceId: string) {
+/** Locks an invoice row until the scope's transaction ends: every payment write on it goes one at a time. */
+export async function lockInvoice(scope: TransactionScope, invoiceId: string) {
   return scope.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirst();
 }
 
@@ -41,11 +41,11 @@ export interface NewPayment {
 }
 
 /**
- * Writes a payment of a locked invoice in the caller's transaction: its number, its first state
+ * Writes a payment of a locked invoice: its number, its first state
  * (by method), and for ONLINE and MOBILE_MONEY the provider's checkout or wallet prompt, asked for
  * once the payment's row is written (its id is the provider's reference).
  */
-export async function writePayment(services: Pick<Services, 'payments'>, scope: TenantScope, payment: NewPayment) {
+export async function writePayment(services: Pick<Services, 'payments'>, scope: TransactionScope, payment: NewPayment) {
   const { invoice, method, amount, exchangeRate, at } = payment;
   const status = initialTransactionStatus(method);
   const transactionNo = await nextNumber(scope, 'TRX');
@@ -83,7 +83,7 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
 }
 
 /** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
-export async function expireCheckouts(scope: TenantScope, invoiceId: string, now: Date) {
+export async function expireCheckouts(scope: TransactionScope, invoiceId: string, now: Date) {
   const stale = await scope.selectFrom('transactions').select(['id', 'transaction_no', 'status'])
     .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
     .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
@@ -97,7 +97,7 @@ export async function expireCheckouts(scope: TenantScope, invoiceId: string, now
  * What a new payment or mandate may still claim on a locked invoice, once its stale checkouts have
  * expired; 409 when nothing is left (paid or being paid) or the invoice is closed unpaid (voided).
  */
-export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
+export async function leftToPay(scope: TransactionScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
   if (invoice.voided_at !== null) {
     throw conflict(`Invoice ${invoice.invoice_no} is closed (${invoice.void_reason}); it takes no more payments`, 'INVOICE_CLOSED');
   }
@@ -115,7 +115,7 @@ export async function leftToPay(scope: TenantScope, invoice: InvoiceRow, now: Da
  * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
  * money was confirmed in); when confirmed money now covers the invoice, each policy it bills
  * moves on (`invoice.paid`), and the client hears of it (of a staff member's rejection, with their `notes` as the
- * reason). Runs in the caller's transaction. Returns false when the
+ * reason). Returns false when the
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
 export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope, transactionId: string,

@@ -23,7 +23,7 @@ export const staffClosurePage = (scope: TenantScope, actor: StaffActor, query: S
 
 /**
  * A closure request of a client within the caller's reach, or 404 (out of reach and other tenants'
- * ids included). `lock` holds the request's row for the caller's transaction.
+ * ids included). `lock` holds the request's row until the transaction ends.
  */
 export const reachableClosure = (scope: TenantScope, actor: StaffActor, id: string, options: { lock?: boolean } = {}): Promise<ClosureRow> =>
   ownRow(reachableClosures(scope, actor).select(closureColumns), 'policy_closures', id, 'Policy closure', options);

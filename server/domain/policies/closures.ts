@@ -100,7 +100,7 @@ export function toPolicyClosure(row: ClosureRow): PolicyClosure {
 
 /**
  * The signed-in client's request with this id, or 404 (another client's or tenant's id included).
- * `lock` holds the request's row for the caller's transaction, so a review cannot slip in between
+ * `lock` holds the request's row until the transaction ends, so a review cannot slip in between
  * the pending check and the change.
  */
 export const ownClosure = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<ClosureRow> =>

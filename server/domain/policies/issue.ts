@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
 import { checkTerm, type Asset } from './rules.js';
@@ -29,7 +29,7 @@ export const CLIENT_SELLS: Seller = { by: 'client' };
  * The ACTIVE product the seller may sell, for this policy type: for a client an ONLINE one (400
  * naming `productId` when the client cannot see it: unknown, OFFLINE, another company's), for
  * staff either distribution; 400 when it is for another type, 409 `PRODUCT_DEACTIVATED` when it is
- * no longer sold (`productForSale`). `db` is the caller's transaction when it has one.
+ * no longer sold (`productForSale`). Reads through `db` as given (a transaction's, inside one).
  */
 export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS) {
   const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId` });
@@ -91,7 +91,7 @@ export interface PreparedPolicy {
 /**
  * Checks what the schema cannot about a client's create body (any policy type) and prices it,
  * writing nothing: the product, the currency, the dates, the assets' rules, a quoted premium.
- * `scope` is the caller's transaction when it has one.
+ * Reads through `scope` as given (a transaction's, inside one).
  */
 export async function preparePolicy(
   ctx: HandlerContext, scope: TenantScope, clientId: string, body: PolicyCreateRequest, root = 'body', seller: Seller = CLIENT_SELLS,
@@ -126,13 +126,13 @@ export interface WriteOptions {
 }
 
 /**
- * Writes a prepared policy in the caller's transaction: the renewal check, its number, the
+ * Writes a prepared policy: the renewal check, its number, the
  * policy, its assets, its first state (`PROCESSING` when invoiced, else `DRAFT`, recorded as
  * `actor`'s), and unless told otherwise its invoice and the client's notification. Answers what an
  * invoice needs to bill it.
  */
 export async function writePolicy(
-  ctx: HandlerContext, scope: TenantScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
+  ctx: HandlerContext, scope: TransactionScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
   { ownInvoice = true, notify = true }: WriteOptions = {},
 ): Promise<BilledPolicy> {
   const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller } = prepared;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Services } from '../../platform/context.js';
 import type { PolicyState } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { TenantScope } from '../../platform/tenancy.js';
+import { TransactionScope } from '../../platform/tenancy.js';
 import { movePolicy } from '../states/policy.js';
 import { unpaidInvoicesOf } from './lifecycle.js';
 import { todayOf } from '../../platform/clock.js';
@@ -117,10 +117,10 @@ const MOVED: Partial<Record<PolicyState, (policyNo: string) => string>> = {
  * longer in `from` (another run moved it) or `ready` says no once its row is locked.
  */
 async function move(services: LifecycleServices, ref: Ref, from: PolicyState, to: PolicyState, now: Date, notes: string,
-  ready: (scope: TenantScope) => Promise<boolean>): Promise<Outcome> {
+  ready: (scope: TransactionScope) => Promise<boolean>): Promise<Outcome> {
   try {
     return await services.db.transaction().execute(async (trx) => {
-      const scope = new TenantScope(trx, ref.tenant_id);
+      const scope = new TransactionScope(trx, ref.tenant_id);
       const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'client_id']).where('id', '=', ref.id)
         .forUpdate().executeTakeFirst();
       if (!policy || policy.state !== from || !(await ready(scope))) return 'skipped';
@@ -139,7 +139,7 @@ async function move(services: LifecycleServices, ref: Ref, from: PolicyState, to
 /** One renewal reminder: recorded (unique per policy and end date) and sent in the same transaction, or skipped when already sent. */
 async function remind(services: LifecycleServices, ref: Ref, now: Date): Promise<Outcome> {
   return services.db.transaction().execute(async (trx) => {
-    const scope = new TenantScope(trx, ref.tenant_id);
+    const scope = new TransactionScope(trx, ref.tenant_id);
     const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'end_date', 'client_id']).where('id', '=', ref.id)
       .executeTakeFirst();
     if (!policy || policy.state !== 'ACTIVE') return 'skipped';

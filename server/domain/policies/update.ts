@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { raiseInvoice, rebillPolicy } from '../money/billing.js';
 import { movePolicy, type StateActor } from '../states/policy.js';
 import { writeAssets } from './issue.js';
@@ -76,7 +76,7 @@ function detailChanges(body: PolicyUpdate): Record<string, unknown> {
  * A new cover priced: its assets written and the unpaid invoice moved to the new premium. Answers
  * the policy columns that follow, and the premium.
  */
-async function changeCover(scope: TenantScope, policy: PolicyRow, body: PolicyUpdate, today: Today, now: Date) {
+async function changeCover(scope: TransactionScope, policy: PolicyRow, body: PolicyUpdate, today: Today, now: Date) {
   const startDate = body.startDate ?? policy.start_date;
   const endDate = body.endDate ?? policy.end_date;
   if (body.startDate !== undefined || body.endDate !== undefined) checkTerm(startDate, endDate, today);
@@ -99,9 +99,9 @@ async function changeCover(scope: TenantScope, policy: PolicyRow, body: PolicyUp
 
 /**
  * A draft asked for its invoice (by its client's `generateInvoice`, or staff moving it to
- * PROCESSING): it is raised, and the policy moves to PROCESSING. In the caller's transaction.
+ * PROCESSING): it is raised, and the policy moves to PROCESSING.
  */
-export async function invoiceDraft(scope: TenantScope, clientId: string, policy: Pick<PolicyRow, 'id' | 'policy_no' | 'currency' | 'exchange_rate'>,
+export async function invoiceDraft(scope: TransactionScope, clientId: string, policy: Pick<PolicyRow, 'id' | 'policy_no' | 'currency' | 'exchange_rate'>,
   premium: Decimal, actor: StateActor, today: Today, now: Date, notes = 'Invoice raised') {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
   await raiseInvoice(scope, {

@@ -167,7 +167,7 @@ export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise
 
 /**
  * The signed-in client's policy with this id, or 404 (another client's or tenant's id included).
- * `lock` takes the policy row's lock for the caller's transaction (changes and deletes).
+ * `lock` takes the policy row's lock until the transaction ends (changes and deletes).
  */
 export const ownPolicyRow = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<PolicyRow> =>
   ownRow(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId)), 'policies', id, 'Policy', options);

@@ -18,8 +18,8 @@ const SALE_COLUMNS = [
  * The product a policy may be sold on, for `by`: one of the tenant's products (its own or assigned
  * to it), ONLINE for a client (an OFFLINE product does not exist for a client: 400 naming the
  * field, exactly as an unknown id), either channel for staff; and ACTIVE (a DEACTIVATED product
- * answers 409 `PRODUCT_DEACTIVATED`). `field` names the id in messages; `db` is the caller's
- * transaction when it has one.
+ * answers 409 `PRODUCT_DEACTIVATED`). `field` names the id in messages; reads through `db` as
+ * given (a transaction's, inside one).
  */
 export async function productForSale(
   ctx: Pick<HandlerContext, 'db' | 'tenant'>,

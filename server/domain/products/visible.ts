@@ -8,7 +8,7 @@ export type Product = components['schemas']['Product'];
 /**
  * The tenant's products, as its staff see them: owned by the tenant or assigned to it, in any
  * status, ONLINE and OFFLINE. The assignment join names the tenant itself (the scope helper covers
- * single tables). `db` is the caller's transaction when it has one.
+ * single tables). Reads through `db` as given (a transaction's, inside one).
  */
 export function companyProducts(ctx: Pick<HandlerContext, 'db' | 'tenant'>, db: Kysely<Database> = ctx.db) {
   return db.selectFrom('products')

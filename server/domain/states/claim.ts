@@ -1,6 +1,6 @@
 import type { ClaimStage, ClaimStatus } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine } from './machine.js';
 import type { StateActor } from './policy.js';
 
@@ -30,7 +30,7 @@ export const INITIAL_CLAIM_STATUS: ClaimStatus = 'ACTIVE';
 export const INITIAL_CLAIM_STAGE: ClaimStage = 'REVIEW';
 
 /** Records a new claim's first status and stage (from nothing), made by the client. */
-export async function recordInitialClaimState(scope: TenantScope, claimId: string, clientId: string, at: Date) {
+export async function recordInitialClaimState(scope: TransactionScope, claimId: string, clientId: string, at: Date) {
   const first = { claim_id: claimId, from_state: null, actor_kind: 'client' as const, actor_id: clientId, notes: 'Claim submitted by the client', created_at: at };
   await scope.insertInto('claim_state_changes', [
     { ...first, field: 'status', to_state: INITIAL_CLAIM_STATUS },
@@ -46,10 +46,10 @@ export type ClaimMove = { field: 'status'; to: ClaimStatus } | { field: 'stage';
 /**
  * Moves a claim's status or stage if its machine allows it for this actor, and records the change
  * (field, from, to, who, notes, when); the update only applies if the field still holds what the
- * caller read (two racing moves cannot both win). Run it inside the caller's transaction, and
+ * caller read (two racing moves cannot both win), and
  * answers the claim as moved so a second move can follow.
  */
-export async function moveClaim(scope: TenantScope, claim: ClaimState, move: ClaimMove, actor: StateActor, at: Date,
+export async function moveClaim(scope: TransactionScope, claim: ClaimState, move: ClaimMove, actor: StateActor, at: Date,
   notes: string | null = null): Promise<ClaimState> {
   const from = claim[move.field];
   const machine = (move.field === 'status' ? CLAIM_STATUSES : CLAIM_STAGES) as Machine<string>;

@@ -1,6 +1,6 @@
 import type { PolicyClosureStatus as ClosureStatus } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine } from './machine.js';
 
 /**
@@ -22,10 +22,9 @@ export interface ClosureDecision { staffId: string; at: Date; notes: string | nu
  * Decides a closure request: moves it from `from` to `to` if the machine allows staff to, and
  * records who decided, when and their notes on the request itself (`reviewed_by_staff_id`,
  * `reviewed_at`, `review_notes`; the request's own `from` is always `PENDING_REVIEW`). The update
- * applies only if the request is still in `from`, so two racing decisions cannot both win. Run it
- * inside the caller's transaction.
+ * applies only if the request is still in `from`, so two racing decisions cannot both win.
  */
-export async function moveClosure(scope: TenantScope, closure: { id: string; policyNo: string; status: ClosureStatus }, to: ClosureStatus,
+export async function moveClosure(scope: TransactionScope, closure: { id: string; policyNo: string; status: ClosureStatus }, to: ClosureStatus,
   decision: ClosureDecision): Promise<void> {
   assertTransition(CLOSURE_STATES, `The closure request for policy ${closure.policyNo}`, closure.status, to, 'staff');
   const moved = await scope.updateTable('policy_closures').set({

@@ -1,6 +1,6 @@
 import type { PolicyState } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine, type Mover } from './machine.js';
 
 /**
@@ -34,7 +34,7 @@ export const initialPolicyState = (generateInvoice: boolean): PolicyState => (ge
 export interface StateActor { by: Exclude<Mover, 'provider'>; id: string | null }
 
 /** Records a new policy's first state (from nothing). */
-export async function recordInitialState(scope: TenantScope, policyId: string, state: PolicyState, actor: StateActor, at: Date) {
+export async function recordInitialState(scope: TransactionScope, policyId: string, state: PolicyState, actor: StateActor, at: Date) {
   await scope.insertInto('policy_state_changes', {
     policy_id: policyId, from_state: null, to_state: state, actor_kind: actor.by, actor_id: actor.id, notes: 'Created', created_at: at,
   }).execute();
@@ -43,9 +43,9 @@ export async function recordInitialState(scope: TenantScope, policyId: string, s
 /**
  * Moves a policy from `from` to `to` if the machine allows it for this actor, and records the
  * change; the update only applies if the policy is still in `from` (so two racing moves cannot
- * both win). Run it inside the caller's transaction.
+ * both win).
  */
-export async function movePolicy(scope: TenantScope, policy: { id: string; policyNo: string; state: PolicyState }, to: PolicyState,
+export async function movePolicy(scope: TransactionScope, policy: { id: string; policyNo: string; state: PolicyState }, to: PolicyState,
   actor: StateActor, at: Date, notes: string | null = null): Promise<void> {
   assertTransition(POLICY_STATES, `Policy ${policy.policyNo}`, policy.state, to, actor.by);
   const moved = await scope.updateTable('policies').set({ state: to, updated_at: at })

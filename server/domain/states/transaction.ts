@@ -1,6 +1,6 @@
 import type { PaymentMethod, TransactionStatus } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine, type Mover } from './machine.js';
 
 /**
@@ -38,7 +38,7 @@ export const FAILED: readonly TransactionStatus[] = ['REJECTED', 'CANCELLED', 'E
 export interface TransactionActor { by: Mover; id: string | null }
 
 /** Records a payment's first state. */
-export async function recordInitialTransactionState(scope: TenantScope, transactionId: string, status: TransactionStatus,
+export async function recordInitialTransactionState(scope: TransactionScope, transactionId: string, status: TransactionStatus,
   actor: TransactionActor, at: Date) {
   await scope.insertInto('transaction_state_changes', {
     transaction_id: transactionId, from_state: null, to_state: status, actor_kind: actor.by, actor_id: actor.id, notes: 'Created', created_at: at,
@@ -47,9 +47,9 @@ export async function recordInitialTransactionState(scope: TenantScope, transact
 
 /**
  * Moves a payment if the machine allows it for this actor, only from the state the caller read
- * (two racing moves cannot both win), and records the change. Run it in the caller's transaction.
+ * (two racing moves cannot both win), and records the change.
  */
-export async function moveTransaction(scope: TenantScope, tx: { id: string; transactionNo: string; status: TransactionStatus },
+export async function moveTransaction(scope: TransactionScope, tx: { id: string; transactionNo: string; status: TransactionStatus },
   to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<void> {
   assertTransition(TRANSACTION_STATES, `Transaction ${tx.transactionNo}`, tx.status, to, actor.by);
   const moved = await scope.updateTable('transactions')
