@@ -36,7 +36,7 @@ export async function activePolicy(h: Harness, token: string, productId: string)
   const paid = await h.call({ method: 'POST', url: '/api/v1/client/transactions', token,
     payload: { invoiceId: policy.invoice.id, paymentMethod: 'CASH', amount: policy.invoice.amount } });
   expect(paid.statusCode).toBe(201);
-  await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, paid.json().data.id, 'APPROVED', { by: 'staff', id: null }, h.clock.now()));
+  await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId: paid.json().data.id, to: 'APPROVED', actor: { by: 'staff', id: null }, at: h.clock.now() }));
   const state = await h.db.selectFrom('policies').select('state').where('id', '=', policy.id).executeTakeFirstOrThrow();
   expect(state.state).toBe('ACTIVE');
   return backdate(h, policy, 30);

@@ -91,7 +91,7 @@ const runJob = () => raiseDueDebits(h.app.services, h.clock.now());
 const at = (date: string) => h.clock.set(`${date}T06:00:00Z`);
 /** The provider or staff deciding a payment (their calls come with later issues; the rule is the same). */
 const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'provider' = 'provider') =>
-  new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, transactionId, to, { by, id: null }, h.clock.now()));
+  new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId, to, actor: { by, id: null }, at: h.clock.now() }));
 const debitsOf = (directDebitId: string) => h.db.selectFrom('transactions').selectAll().where('direct_debit_id', '=', directDebitId)
   .orderBy('created_at').orderBy('transaction_no').execute();
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);

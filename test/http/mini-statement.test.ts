@@ -33,7 +33,7 @@ const pay = async (invoiceId: string, amount: number) => {
   h.clock.advance(1000);
   return res.json().data;
 };
-const approve = (id: string) => new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, id, 'APPROVED', { by: 'staff', id: null }, new Date()));
+const approve = (id: string) => new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId: id, to: 'APPROVED', actor: { by: 'staff', id: null }, at: new Date() }));
 
 describe('GET /client/account/mini-statement', () => {
   it('is empty for a new client', async () => {

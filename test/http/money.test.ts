@@ -47,7 +47,7 @@ const invoiceOf = async (invoiceId: string, as = token) => {
 /** Staff or the provider deciding a payment (their calls come with later issues; the rule is the same). */
 const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'provider' = 'staff') =>
   new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope,
-    transactionId, to, { by, id: null }, new Date()));
+    { transactionId, to, actor: { by, id: null }, at: new Date() }));
 
 const expectFiguresAgree = (invoiceId: string) => figuresAgree(h, token, invoiceId);
 

@@ -80,8 +80,7 @@ async function payInFull(policy: { invoiceId: string; amount: number }, as: Call
   const paid = await h.call({ method: 'POST', url: '/api/v1/client/transactions', ...auth(as),
     payload: { invoiceId: policy.invoiceId, paymentMethod: 'CASH', amount: policy.amount } });
   expect(paid.statusCode).toBe(201);
-  await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, paid.json().data.id, 'APPROVED',
-    { by: 'staff', id: null }, h.clock.now()));
+  await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId: paid.json().data.id, to: 'APPROVED', actor: { by: 'staff', id: null }, at: h.clock.now() }));
 }
 
 /** One run of the lifecycle job through the worker, as the server runs it (enqueued in the clock's slot). */

@@ -38,7 +38,7 @@ async function pay(body: Record<string, unknown>): Promise<{ id: string; transac
 /** Staff or the provider deciding a payment, as test/http/money.test.ts does (their calls come with later issues). */
 const decide = (transactionId: string, to: TransactionStatus, by: 'staff' | 'provider' = 'staff') =>
   new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope,
-    transactionId, to, { by, id: null }, new Date()));
+    { transactionId, to, actor: { by, id: null }, at: new Date() }));
 
 const receipt = (id: string, as = token, apiKey?: string) =>
   h.call({ method: 'GET', url: `/api/v1/client/transactions/${id}/receipt.pdf`, token: as, apiKey });

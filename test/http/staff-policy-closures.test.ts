@@ -84,8 +84,7 @@ describe('approvePolicyClosure', () => {
       payload: { policyId: policy.id, startDate: plusDays(1), frequency: 'MONTHLY', amount: 100 } });
     expect(debit.statusCode).toBe(201);
     const approved = (await pay(client.token, policy.invoiceId, 100)).json().data;
-    await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, approved.id, 'APPROVED',
-      { by: 'staff', id: headClaims.id }, h.clock.now()));
+    await new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId: approved.id, to: 'APPROVED', actor: { by: 'staff', id: headClaims.id }, at: h.clock.now() }));
     const pending = (await pay(client.token, policy.invoiceId, 50)).json().data;
     expect(pending.status).toBe('PENDING_APPROVAL');
     await putIn(policy.id, 'ACTIVE');

@@ -101,7 +101,7 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
         }).execute();
         counts.skipped += 1;
       } else {
-        await raise(services, scope, mandate, invoice, client, policy.policy_no, due, Decimal.min(mandate.amount, remaining), now, today);
+        await raise(services, scope, { mandate, invoice, client, policyNo: policy.policy_no, due, amount: Decimal.min(mandate.amount, remaining), now, today });
         counts.raised += 1;
       }
       index += 1;
@@ -121,9 +121,20 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
   report.cancelled += counts.cancelled;
 }
 
+/** One due date of a mandate to debit: the mandate and its locked invoice, whom to tell, the amount, and the day it falls on. */
+interface DueDebit {
+  mandate: Mandate;
+  invoice: NonNullable<Awaited<ReturnType<typeof lockInvoice>>>;
+  client: { id: string; email: string | null; phone_number: string | null };
+  policyNo: string;
+  due: string;
+  amount: Decimal;
+  now: Date;
+  today: string;
+}
+
 /** One debit: the run (unique per due date) first, then the payment and its wallet prompt, then the client hears of it. */
-async function raise(services: JobServices, scope: TransactionScope, mandate: Mandate, invoice: NonNullable<Awaited<ReturnType<typeof lockInvoice>>>,
-  client: { id: string; email: string | null; phone_number: string | null }, policyNo: string, due: string, amount: Decimal, now: Date, today: string) {
+async function raise(services: JobServices, scope: TransactionScope, { mandate, invoice, client, policyNo, due, amount, now, today }: DueDebit) {
   const run = await scope.insertInto('direct_debit_runs', {
     direct_debit_id: mandate.id, due_date: due, outcome: 'RAISED', amount: amount.toFixed(2), note: null, created_at: now,
   }).returning('id').executeTakeFirstOrThrow();

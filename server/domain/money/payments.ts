@@ -110,6 +110,15 @@ export async function leftToPay(scope: TransactionScope, invoice: InvoiceRow, no
   return remaining;
 }
 
+/** A payment's outcome: which payment, the state it moves to, who decided, when, and why (a staff member's notes, a provider's event). */
+export interface PaymentOutcome {
+  transactionId: string;
+  to: TransactionStatus;
+  actor: TransactionActor;
+  at: Date;
+  notes?: string | null;
+}
+
 /**
  * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
  * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
@@ -118,8 +127,8 @@ export async function leftToPay(scope: TransactionScope, invoice: InvoiceRow, no
  * reason). Returns false when the
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
-export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope, transactionId: string,
-  to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<boolean> {
+export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope,
+  { transactionId, to, actor, at, notes = null }: PaymentOutcome): Promise<boolean> {
   const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
   if (!found) return false;
   const invoice = (await lockInvoice(scope, found.invoice_id))!;

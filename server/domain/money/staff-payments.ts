@@ -47,7 +47,7 @@ export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: 
     const what = `Transaction ${tx.transaction_no}`;
     // Refused before any lock is taken when the state read already forbids it.
     assertTransition(TRANSACTION_STATES, what, tx.status, decision.to, 'staff');
-    const moved = await settlePayment(ctx, scope, tx.id, decision.to, { by: 'staff', id: actor.staffId }, now, decision.notes);
+    const moved = await settlePayment(ctx, scope, { transactionId: tx.id, to: decision.to, actor: { by: 'staff', id: actor.staffId }, at: now, notes: decision.notes });
     if (!moved) {
       // Another decision won meanwhile (under the invoice's lock the payment was already there): the machine's 409.
       const current = await scope.selectFrom('transactions').select('status').where('id', '=', tx.id).executeTakeFirstOrThrow();

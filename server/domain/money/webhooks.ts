@@ -91,11 +91,13 @@ export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock
     if (!OPEN.includes(tx.status) || !to) {
       outcome = 'ignored';
     } else if (event.currency !== tx.currency || !new Decimal(event.amount).equals(tx.amount)) {
-      await settlePayment(services, scope, tx.id, 'ERROR', actor, now,
-        `${provider} event ${event.id} (${event.type}) reported ${event.currency} ${event.amount}, not ${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`);
+      await settlePayment(services, scope, {
+        transactionId: tx.id, to: 'ERROR', actor, at: now,
+        notes: `${provider} event ${event.id} (${event.type}) reported ${event.currency} ${event.amount}, not ${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`,
+      });
       outcome = 'amount_mismatch';
     } else {
-      await settlePayment(services, scope, tx.id, to, actor, now, `${provider} event ${event.id} (${event.type})`);
+      await settlePayment(services, scope, { transactionId: tx.id, to, actor, at: now, notes: `${provider} event ${event.id} (${event.type})` });
       outcome = 'settled';
     }
     await scope.updateTable('payment_events').set({ outcome }).where('provider', '=', provider).where('event_id', '=', event.id).execute();

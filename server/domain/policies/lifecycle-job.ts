@@ -57,17 +57,19 @@ export async function runPolicyLifecycle(services: LifecycleServices, now: Date,
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('claims').select(sql.lit(1).as('one'))
       .whereRef('claims.policy_id', '=', 'policies.id').where('claims.status', '=', 'ACTIVE'))))
     .orderBy('id').limit(BATCH).execute(),
-  (ref) => move(services, ref, 'EXPIRED', 'COMPLETE', now, 'Settled: invoice paid in full and no claim open', async (scope) =>
-    (await unpaidInvoicesOf(scope, ref.id)).length === 0
-      && !(await scope.selectFrom('claims').select('id').where('policy_id', '=', ref.id).where('status', '=', 'ACTIVE').executeTakeFirst())));
+  (ref) => move(services, ref, {
+    from: 'EXPIRED', to: 'COMPLETE', now, notes: 'Settled: invoice paid in full and no claim open',
+    ready: async (scope) => (await unpaidInvoicesOf(scope, ref.id)).length === 0
+      && !(await scope.selectFrom('claims').select('id').where('policy_id', '=', ref.id).where('status', '=', 'ACTIVE').executeTakeFirst()),
+  }));
 
   await eachPolicy(report, 'start', (after) => db.selectFrom('policies').select(['id', 'tenant_id'])
     .where('state', '=', 'INACTIVE').where('start_date', '<=', today).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-  (ref) => move(services, ref, 'INACTIVE', 'ACTIVE', now, 'Start date reached', async () => true));
+  (ref) => move(services, ref, { from: 'INACTIVE', to: 'ACTIVE', now, notes: 'Start date reached' }));
 
   await eachPolicy(report, 'expire', (after) => db.selectFrom('policies').select(['id', 'tenant_id'])
     .where('state', '=', 'ACTIVE').where('end_date', '<', today).where('id', '>', after).orderBy('id').limit(BATCH).execute(),
-  (ref) => move(services, ref, 'ACTIVE', 'EXPIRED', now, 'End date passed', async () => true));
+  (ref) => move(services, ref, { from: 'ACTIVE', to: 'EXPIRED', now, notes: 'End date passed' }));
 
   if (renewalReminderDays > 0) {
     const last = todayOf(new Date(now.getTime() + renewalReminderDays * 86_400_000)).date;
@@ -112,12 +114,20 @@ const MOVED: Partial<Record<PolicyState, (policyNo: string) => string>> = {
   COMPLETE: (policyNo) => `Your policy ${policyNo} is complete: it has expired, is paid in full and has no claim open.`,
 };
 
+/** A move the lifecycle makes: from and to which state, when, why, and whether a locked policy is ready for it (yes unless told). */
+interface LifecycleMove {
+  from: PolicyState;
+  to: PolicyState;
+  now: Date;
+  notes: string;
+  ready?: (scope: TransactionScope) => Promise<boolean>;
+}
+
 /**
  * One policy from `from` to `to`, by the system, in its own transaction: skipped when it is no
  * longer in `from` (another run moved it) or `ready` says no once its row is locked.
  */
-async function move(services: LifecycleServices, ref: Ref, from: PolicyState, to: PolicyState, now: Date, notes: string,
-  ready: (scope: TransactionScope) => Promise<boolean>): Promise<Outcome> {
+async function move(services: LifecycleServices, ref: Ref, { from, to, now, notes, ready = async () => true }: LifecycleMove): Promise<Outcome> {
   try {
     return await services.db.transaction().execute(async (trx) => {
       const scope = new TransactionScope(trx, ref.tenant_id);

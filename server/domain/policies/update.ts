@@ -42,7 +42,7 @@ export async function changePolicy(ctx: HandlerContext, clientId: string, policy
       premium = cover.premium;
     }
     await scope.updateTable('policies').set(changes).where('id', '=', policy.id).execute();
-    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(scope, clientId, policy, premium, actor, today, now);
+    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(scope, { clientId, policy, premium, actor, today, now });
   });
   return loadPolicy(ctx.scope, policyId, clientId);
 }
@@ -97,12 +97,22 @@ async function changeCover(scope: TransactionScope, policy: PolicyRow, body: Pol
   return { columns, premium: priced.rating.premium };
 }
 
+/** A draft to invoice: whose, the policy, its premium, who asked, and when. */
+interface DraftToInvoice {
+  clientId: string;
+  policy: Pick<PolicyRow, 'id' | 'policy_no' | 'currency' | 'exchange_rate'>;
+  premium: Decimal;
+  actor: StateActor;
+  today: Today;
+  now: Date;
+  notes?: string;
+}
+
 /**
  * A draft asked for its invoice (by its client's `generateInvoice`, or staff moving it to
  * PROCESSING): it is raised, and the policy moves to PROCESSING.
  */
-export async function invoiceDraft(scope: TransactionScope, clientId: string, policy: Pick<PolicyRow, 'id' | 'policy_no' | 'currency' | 'exchange_rate'>,
-  premium: Decimal, actor: StateActor, today: Today, now: Date, notes = 'Invoice raised') {
+export async function invoiceDraft(scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised' }: DraftToInvoice) {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
   await raiseInvoice(scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
