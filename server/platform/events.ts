@@ -3,7 +3,7 @@ import type { TransactionScope } from './tenancy.js';
 /** Who makes a change: a client, a staff member, the system (a job) or a payment provider (its webhook). */
 export type ActorKind = 'client' | 'staff' | 'system' | 'provider';
 
-/** Who made a change, as every state change and event records it (the id is null for the system and providers). */
+/** Who made a change, as every state change and event records it: a client's or staff member's id, a provider's name, null for the system. */
 export interface EventActor {
   by: ActorKind;
   id: string | null;

@@ -10,7 +10,7 @@ const up = [
     tenant_id uuid not null references companies(id),
     type text not null,
     actor_kind text not null check (actor_kind in ('client', 'staff', 'system', 'provider')),
-    actor_id uuid,
+    actor_id text,
     object_type text not null,
     object_id uuid not null,
     data jsonb not null default '{}'::jsonb,
