@@ -84,10 +84,10 @@ export async function toDirectDebits(scope: TenantScope, rows: DirectDebitRow[])
 /** A mandate's due dates so far, oldest first, each with its payment as it stands now. */
 export async function historyOf(scope: TenantScope, directDebitId: string): Promise<Run[]> {
   const runs = await scope.selectFrom('direct_debit_runs')
-    .leftJoin('transactions as tx', (join) => join.onRef('tx.id', '=', 'direct_debit_runs.transaction_id')
-      .onRef('tx.tenant_id', '=', 'direct_debit_runs.tenant_id'))
+    .leftJoin('transactions as payment', (join) => join.onRef('payment.id', '=', 'direct_debit_runs.transaction_id')
+      .onRef('payment.tenant_id', '=', 'direct_debit_runs.tenant_id'))
     .select(['direct_debit_runs.due_date', 'direct_debit_runs.outcome', 'direct_debit_runs.amount', 'direct_debit_runs.note',
-      'direct_debit_runs.created_at', 'tx.id as tx_id', 'tx.transaction_no', 'tx.status as tx_status', 'tx.amount as tx_amount'])
+      'direct_debit_runs.created_at', 'payment.id as payment_id', 'payment.transaction_no', 'payment.status as payment_status', 'payment.amount as payment_amount'])
     .where('direct_debit_runs.direct_debit_id', '=', directDebitId)
     .orderBy('direct_debit_runs.due_date')
     .execute();
@@ -96,8 +96,8 @@ export async function historyOf(scope: TenantScope, directDebitId: string): Prom
     outcome: run.outcome,
     amount: Number(run.amount),
     note: run.note,
-    transaction: run.tx_id === null ? null
-      : { id: run.tx_id, transactionNo: run.transaction_no!, status: run.tx_status!, amount: Number(run.tx_amount) },
+    transaction: run.payment_id === null ? null
+      : { id: run.payment_id, transactionNo: run.transaction_no!, status: run.payment_status!, amount: Number(run.payment_amount) },
     createdAt: iso(run.created_at)!,
   }));
 }

@@ -52,11 +52,11 @@ export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promis
   const ids = rows.map((row) => row.id);
   const [sums, policies, payments] = [await paymentSums(scope, ids), await billedPolicies(scope, ids), new Map<string, InvoiceTransaction[]>(ids.map((id) => [id, []]))];
   if (ids.length > 0) {
-    const txs = await scope.selectFrom('transactions').select(['id', 'invoice_id', 'transaction_no', 'payment_method', 'status', 'amount', 'created_at'])
+    const paymentRows = await scope.selectFrom('transactions').select(['id', 'invoice_id', 'transaction_no', 'payment_method', 'status', 'amount', 'created_at'])
       .where('invoice_id', 'in', ids).orderBy('created_at').orderBy('id').execute();
-    for (const tx of txs) {
-      payments.get(tx.invoice_id)!.push({ id: tx.id, transactionNo: tx.transaction_no, paymentMethod: tx.payment_method, status: tx.status,
-        amount: Number(tx.amount), createdAt: new Date(tx.created_at).toISOString() });
+    for (const payment of paymentRows) {
+      payments.get(payment.invoice_id)!.push({ id: payment.id, transactionNo: payment.transaction_no, paymentMethod: payment.payment_method, status: payment.status,
+        amount: Number(payment.amount), createdAt: new Date(payment.created_at).toISOString() });
     }
   }
   return rows.map((row) => {

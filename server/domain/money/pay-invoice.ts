@@ -83,7 +83,7 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, 
   const files = body.files ?? [];
   await checkOwnDocuments(scope, clientId, files, 'body.files');
 
-  const tx = await writePayment(services, scope, {
+  const started = await writePayment(services, scope, {
     invoice, clientId, method: body.paymentMethod, amount, exchangeRate, dateReceived: body.dateReceived ?? todayOf(now).date,
     details: {
       transaction_type: body.transactionType ?? null,
@@ -103,12 +103,12 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, 
 
   // The sandbox's phone is a page: the client is told where it is.
   const what = body.paymentMethod === 'ONLINE' ? 'Complete the checkout to pay it.'
-    : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.${tx.promptUrl ? ` (Sandbox: the prompt is at ${tx.promptUrl}.)` : ''}`
+    : body.paymentMethod === 'MOBILE_MONEY' ? `Approve the prompt on ${body.mobileNumber} to pay it.${started.promptUrl ? ` (Sandbox: the prompt is at ${started.promptUrl}.)` : ''}`
       : 'It will count once approved.';
   await notifyClient(services, scope, clientId, {
-    title: `Payment ${tx.transactionNo} started`,
+    title: `Payment ${started.transactionNo} started`,
     body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
-    entity: { name: 'transaction', id: tx.id },
+    entity: { name: 'transaction', id: started.id },
   });
-  return loadTransaction(scope, tx.id, clientId);
+  return loadTransaction(scope, started.id, clientId);
 }

@@ -49,7 +49,7 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
   const { invoice, method, amount, exchangeRate, at } = payment;
   const status = initialTransactionStatus(method);
   const transactionNo = await nextNumber(scope, 'TRX');
-  const tx = await scope.insertInto('transactions', {
+  const row = await scope.insertInto('transactions', {
     transaction_no: transactionNo,
     invoice_id: invoice.id,
     policy_id: invoice.policy_id,
@@ -66,20 +66,20 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
     created_at: at,
     updated_at: at,
   }).returning('id').executeTakeFirstOrThrow();
-  await recordInitialTransactionState(scope, tx.id, status, payment.actor, at);
+  await recordInitialTransactionState(scope, row.id, status, payment.actor, at);
 
-  const start = { transactionId: tx.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
+  const start = { transactionId: row.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
   if (method === 'ONLINE') {
     const checkout = await services.payments.startCheckout(start);
     await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: checkout.reference, checkout_url: checkout.checkoutUrl })
-      .where('id', '=', tx.id).execute();
+      .where('id', '=', row.id).execute();
   } else if (method === 'MOBILE_MONEY') {
     const prompt = await services.payments.requestMobileMoney({ ...start, mobileNumber: payment.details!.mobile_number! });
-    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', tx.id).execute();
+    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', row.id).execute();
     // A sandbox provider's "phone" is a page: where it is, so the client can be told.
-    return { id: tx.id, transactionNo, status, promptUrl: prompt.promptUrl };
+    return { id: row.id, transactionNo, status, promptUrl: prompt.promptUrl };
   }
-  return { id: tx.id, transactionNo, status, promptUrl: undefined };
+  return { id: row.id, transactionNo, status, promptUrl: undefined };
 }
 
 /** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
@@ -87,8 +87,8 @@ export async function expireCheckouts(scope: TransactionScope, invoiceId: string
   const stale = await scope.selectFrom('transactions').select(['id', 'transaction_no', 'status'])
     .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
     .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
-  for (const tx of stale) {
-    await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, 'CANCELLED',
+  for (const row of stale) {
+    await moveTransaction(scope, { id: row.id, transactionNo: row.transaction_no, status: row.status }, 'CANCELLED',
       { by: 'system', id: null }, now, 'Checkout expired unfinished');
   }
 }
@@ -132,19 +132,19 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
   const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
   if (!found) return false;
   const invoice = (await lockInvoice(scope, found.invoice_id))!;
-  const tx = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
-  if (tx.status === to) return false;
-  await moveTransaction(scope, { id: tx.id, transactionNo: tx.transaction_no, status: tx.status }, to, actor, at, notes);
+  const row = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
+  if (row.status === to) return false;
+  await moveTransaction(scope, { id: row.id, transactionNo: row.transaction_no, status: row.status }, to, actor, at, notes);
 
   const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
-  const amount = `${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`;
+  const amount = `${row.currency} ${new Decimal(row.amount).toFixed(2)}`;
   if (CONFIRMED.includes(to)) {
-    const receipt = (await issueReceipt(scope, tx.id, at))!;
-    await notifyClient(services, scope, tx.client_id, {
-      title: `Payment ${tx.transaction_no} received`,
+    const receipt = (await issueReceipt(scope, row.id, at))!;
+    await notifyClient(services, scope, row.client_id, {
+      title: `Payment ${row.transaction_no} received`,
       body: `We received ${amount} for invoice ${invoice.invoice_no} (receipt ${receipt.receiptNo}). ${figures.isClosed ? 'The invoice is paid in full.'
         : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
-      entity: { name: 'transaction', id: tx.id },
+      entity: { name: 'transaction', id: row.id },
       message: { template: 'payment-received' },
     });
     if (figures.isClosed) {
@@ -152,11 +152,11 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
       await completeMandatesOfPaidInvoice(scope, invoice, at);
     }
   } else {
-    await notifyClient(services, scope, tx.client_id, {
-      title: `Payment ${tx.transaction_no} ${to.toLowerCase()}`,
+    await notifyClient(services, scope, row.client_id, {
+      title: `Payment ${row.transaction_no} ${to.toLowerCase()}`,
       body: `Your payment of ${amount} for invoice ${invoice.invoice_no} was not received (${to.toLowerCase()}).${
         actor.by === 'staff' && notes ? ` Reason: ${notes}` : ''}`,
-      entity: { name: 'transaction', id: tx.id },
+      entity: { name: 'transaction', id: row.id },
     });
   }
   return true;

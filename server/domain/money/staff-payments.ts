@@ -37,25 +37,25 @@ export type PaymentDecision = { to: 'APPROVED'; notes: string | null } | { to: '
 export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: string, decision: PaymentDecision): Promise<Transaction> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
-    const tx = await paymentsInReach(scope, actor)
+    const payment = await paymentsInReach(scope, actor)
       .select(['transactions.id', 'transactions.transaction_no', 'transactions.status', 'transactions.created_by_staff_id'])
       .where('transactions.id', '=', id).executeTakeFirst();
-    if (!tx) throw notFound('Transaction');
-    if (decision.to === 'APPROVED' && tx.created_by_staff_id === actor.staffId) {
-      throw forbidden(`You recorded payment ${tx.transaction_no} yourself; another supervisor must approve it`, 'OWN_PAYMENT');
+    if (!payment) throw notFound('Transaction');
+    if (decision.to === 'APPROVED' && payment.created_by_staff_id === actor.staffId) {
+      throw forbidden(`You recorded payment ${payment.transaction_no} yourself; another supervisor must approve it`, 'OWN_PAYMENT');
     }
-    const what = `Transaction ${tx.transaction_no}`;
+    const what = `Transaction ${payment.transaction_no}`;
     // Refused before any lock is taken when the state read already forbids it.
-    assertTransition(TRANSACTION_STATES, what, tx.status, decision.to, 'staff');
-    const moved = await settlePayment(ctx, scope, { transactionId: tx.id, to: decision.to, actor: { by: 'staff', id: actor.staffId }, at: now, notes: decision.notes });
+    assertTransition(TRANSACTION_STATES, what, payment.status, decision.to, 'staff');
+    const moved = await settlePayment(ctx, scope, { transactionId: payment.id, to: decision.to, actor: { by: 'staff', id: actor.staffId }, at: now, notes: decision.notes });
     if (!moved) {
       // Another decision won meanwhile (under the invoice's lock the payment was already there): the machine's 409.
-      const current = await scope.selectFrom('transactions').select('status').where('id', '=', tx.id).executeTakeFirstOrThrow();
+      const current = await scope.selectFrom('transactions').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow();
       assertTransition(TRANSACTION_STATES, what, current.status, decision.to, 'staff');
     }
     await scope.updateTable('transactions')
       .set({ reviewed_by_staff_id: actor.staffId, reviewed_at: now, review_notes: decision.notes })
-      .where('id', '=', tx.id).execute();
+      .where('id', '=', payment.id).execute();
   });
   return loadStaffTransaction(ctx.scope, actor, id);
 }

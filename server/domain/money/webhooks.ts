@@ -83,21 +83,21 @@ export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock
       return { received: true, duplicate: true, outcome: first.outcome as Outcome, transactionStatus: await statusNow() };
     }
 
-    const tx = await scope.selectFrom('transactions').select(['id', 'status', 'payment_method', 'amount', 'currency'])
+    const payment = await scope.selectFrom('transactions').select(['id', 'status', 'payment_method', 'amount', 'currency'])
       .where('id', '=', found.transactionId).executeTakeFirstOrThrow();
-    const to = eventStatus(tx.payment_method, event.outcome);
+    const to = eventStatus(payment.payment_method, event.outcome);
     const actor = { by: 'provider' as const, id: provider };
     let outcome: Outcome;
-    if (!OPEN.includes(tx.status) || !to) {
+    if (!OPEN.includes(payment.status) || !to) {
       outcome = 'ignored';
-    } else if (event.currency !== tx.currency || !new Decimal(event.amount).equals(tx.amount)) {
+    } else if (event.currency !== payment.currency || !new Decimal(event.amount).equals(payment.amount)) {
       await settlePayment(services, scope, {
-        transactionId: tx.id, to: 'ERROR', actor, at: now,
-        notes: `${provider} event ${event.id} (${event.type}) reported ${event.currency} ${event.amount}, not ${tx.currency} ${new Decimal(tx.amount).toFixed(2)}`,
+        transactionId: payment.id, to: 'ERROR', actor, at: now,
+        notes: `${provider} event ${event.id} (${event.type}) reported ${event.currency} ${event.amount}, not ${payment.currency} ${new Decimal(payment.amount).toFixed(2)}`,
       });
       outcome = 'amount_mismatch';
     } else {
-      await settlePayment(services, scope, { transactionId: tx.id, to, actor, at: now, notes: `${provider} event ${event.id} (${event.type})` });
+      await settlePayment(services, scope, { transactionId: payment.id, to, actor, at: now, notes: `${provider} event ${event.id} (${event.type})` });
       outcome = 'settled';
     }
     await scope.updateTable('payment_events').set({ outcome }).where('provider', '=', provider).where('event_id', '=', event.id).execute();

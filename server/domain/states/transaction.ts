@@ -49,14 +49,14 @@ export async function recordInitialTransactionState(scope: TransactionScope, tra
  * Moves a payment if the machine allows it for this actor, only from the state the caller read
  * (two racing moves cannot both win), and records the change.
  */
-export async function moveTransaction(scope: TransactionScope, tx: { id: string; transactionNo: string; status: TransactionStatus },
+export async function moveTransaction(scope: TransactionScope, payment: { id: string; transactionNo: string; status: TransactionStatus },
   to: TransactionStatus, actor: TransactionActor, at: Date, notes: string | null = null): Promise<void> {
-  assertTransition(TRANSACTION_STATES, `Transaction ${tx.transactionNo}`, tx.status, to, actor.by);
+  assertTransition(TRANSACTION_STATES, `Transaction ${payment.transactionNo}`, payment.status, to, actor.by);
   const moved = await scope.updateTable('transactions')
     .set({ status: to, updated_at: at, ...(FAILED.includes(to) || CONFIRMED.includes(to) ? { settled_at: at, checkout_url: null } : {}) })
-    .where('id', '=', tx.id).where('status', '=', tx.status).executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw conflict(`Transaction ${tx.transactionNo} changed state meanwhile`, 'STATE_CHANGED');
+    .where('id', '=', payment.id).where('status', '=', payment.status).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw conflict(`Transaction ${payment.transactionNo} changed state meanwhile`, 'STATE_CHANGED');
   await scope.insertInto('transaction_state_changes', {
-    transaction_id: tx.id, from_state: tx.status, to_state: to, actor_kind: actor.by, actor_id: actor.id, notes, created_at: at,
+    transaction_id: payment.id, from_state: payment.status, to_state: to, actor_kind: actor.by, actor_id: actor.id, notes, created_at: at,
   }).execute();
 }
