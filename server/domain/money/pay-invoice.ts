@@ -1,14 +1,14 @@
 import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext, Services, StaffActor } from '../../platform/context.js';
-import { ApiError, badRequest, notFound } from '../../platform/errors.js';
+import { badRequest, notFound } from '../../platform/errors.js';
 import { idempotent } from '../../platform/idempotency.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { clientInReach } from '../staff/reach.js';
 import type { TransactionActor } from '../states/transaction.js';
-import { toCents } from './billing.js';
 import { leftToPay, lockInvoice, writePayment } from './payments.js';
+import { paymentAmount } from './payment-rules.js';
 import { loadTransaction, type Transaction } from './transaction-view.js';
 import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
@@ -74,12 +74,7 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, 
     throw badRequest(`body.exchangeRate must be ${exchangeRate.toString()}, the rate of invoice ${invoice.invoice_no} (leave it out)`);
   }
   const remaining = await leftToPay(scope, invoice, now);
-  const amount = body.amount ? toCents(body.amount) : remaining;
-  // Nobody pays more than is left: an invoice is never overpaid by a payment taken here.
-  if (amount.greaterThan(remaining)) {
-    throw new ApiError(422, 'AMOUNT_EXCEEDS_BALANCE',
-      `body.amount ${amount.toFixed(2)} is more than the ${invoice.currency} ${remaining.toFixed(2)} left to pay on invoice ${invoice.invoice_no}`);
-  }
+  const amount = paymentAmount(invoice, remaining, body.amount);
   const files = body.files ?? [];
   await checkOwnDocuments(scope, clientId, files, 'body.files');
 

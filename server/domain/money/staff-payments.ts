@@ -1,11 +1,12 @@
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
-import { forbidden, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { clientInReach } from '../staff/reach.js';
 import { assertTransition } from '../states/machine.js';
 import { TRANSACTION_STATES } from '../states/transaction.js';
 import { settlePayment } from './payments.js';
+import { assertNotOwnPayment } from './payment-rules.js';
 import { toTransactions, transactionColumns, transactionQuery, type Transaction } from './transaction-view.js';
 
 export type TransactionApproval = components['schemas']['TransactionApproval'];
@@ -41,9 +42,7 @@ export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: 
       .select(['transactions.id', 'transactions.transaction_no', 'transactions.status', 'transactions.created_by_staff_id'])
       .where('transactions.id', '=', id).executeTakeFirst();
     if (!payment) throw notFound('Transaction');
-    if (decision.to === 'APPROVED' && payment.created_by_staff_id === actor.staffId) {
-      throw forbidden(`You recorded payment ${payment.transaction_no} yourself; another supervisor must approve it`, 'OWN_PAYMENT');
-    }
+    assertNotOwnPayment(payment, decision.to, actor.staffId);
     const what = `Transaction ${payment.transaction_no}`;
     // Refused before any lock is taken when the state read already forbids it.
     assertTransition(TRANSACTION_STATES, what, payment.status, decision.to, 'staff');
