@@ -13,7 +13,7 @@ afterAll(async () => { await h.close(); });
 const account = (token: string) => h.call({ method: 'GET', url: '/api/v1/client/account', token });
 const patch = (token: string, payload: object) => h.call({ method: 'PATCH', url: '/api/v1/client/account', token, payload });
 
-describe('GET /client/account', () => {
+describe('getAccount: GET /client/account', () => {
   it('answers the profile with addresses (PRIMARY first), newest notifications and the unread count', async () => {
     const { token, body } = await signUp(h, individualBody({ dateOfBirth: '1990-06-21' }));
     for (const type of ['SECONDARY', 'PRIMARY']) {
@@ -38,7 +38,7 @@ describe('GET /client/account', () => {
   });
 });
 
-describe('PATCH /client/account', () => {
+describe('updateAccount: PATCH /client/account', () => {
   it('changes the fields sent, clears fields sent as null, and leaves the rest', async () => {
     const { token } = await signUp(h, individualBody({ otherNames: 'Atta', title: 'Mr' }));
     const res = await patch(token, { city: 'Kumasi', region: 'Ashanti', otherNames: null, identificationCard: { idNumber: 'P01234', type: 'PASSPORT', issueDate: '2020-01-01' } });
@@ -124,7 +124,7 @@ describe('verification codes', () => {
   });
 });
 
-describe('PUT /client/account/email and /phone-number', () => {
+describe('changeEmail, changePhoneNumber: PUT /client/account/email and /phone-number', () => {
   const putEmail = (token: string, payload: object) => h.call({ method: 'PUT', url: '/api/v1/client/account/email', token, payload });
   const putPhone = (token: string, payload: object) => h.call({ method: 'PUT', url: '/api/v1/client/account/phone-number', token, payload });
 
@@ -171,7 +171,7 @@ describe('PUT /client/account/email and /phone-number', () => {
   });
 });
 
-describe('DELETE /client/account', () => {
+describe('deleteAccount: DELETE /client/account', () => {
   const del = (token: string, payload: object) => h.call({ method: 'DELETE', url: '/api/v1/client/account', token, payload });
 
   it('needs matching, correct passwords', async () => {
@@ -258,7 +258,7 @@ describe('notifications', () => {
   });
 });
 
-describe('PATCH /client/account as multipart, with a profile image', () => {
+describe('updateAccount: PATCH /client/account as multipart, with a profile image', () => {
   const documentRows = (clientId: string) => h.db.selectFrom('documents').select(['id', 'storage_key']).where('client_id', '=', clientId).execute();
   const storedFiles = () => readdirSync(path.join(dataDir, 'files'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
   const form = (token: string, parts: Parameters<typeof multipart>[0]) => {

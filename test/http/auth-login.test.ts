@@ -9,7 +9,7 @@ const login = (payload: unknown, apiKey?: string) =>
   h.call({ method: 'POST', url: '/api/v1/auth/login', payload: payload as object, apiKey });
 const logout = (token: string, apiKey?: string) => h.call({ method: 'POST', url: '/api/v1/auth/logout', token, apiKey });
 
-describe('POST /auth/login', () => {
+describe('login: POST /auth/login', () => {
   it('signs in by email in any case and by phone number', async () => {
     const { body, account } = await signUp(h);
     for (const username of [body.email as string, (body.email as string).toUpperCase(), body.phoneNumber as string]) {

@@ -10,7 +10,7 @@ const change = (token: string, payload: object) => h.call({ method: 'PATCH', url
 const requestReset = (username: string) => h.call({ method: 'POST', url: '/api/v1/auth/password/request-reset', payload: { username } });
 const reset = (payload: object) => h.call({ method: 'POST', url: '/api/v1/auth/password/reset', payload });
 
-describe('PATCH /auth/password', () => {
+describe('changePassword: PATCH /auth/password', () => {
   it('changes the password, retires older tokens and answers a new one', async () => {
     const { body, token } = await signUp(h);
     const res = await change(token, { oldPassword: body.password, newPassword: 'n3w-Secret' });

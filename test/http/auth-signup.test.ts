@@ -16,7 +16,7 @@ async function expect400(payload: unknown, message: string | RegExp) {
   return body;
 }
 
-describe('POST /auth/signup', () => {
+describe('signUp: POST /auth/signup', () => {
   it('creates an individual and answers the account with a working token', async () => {
     const body = individualBody({ dateOfBirth: '1990-06-21', gender: 'MALE', title: 'Mr',
       identificationCard: { idNumber: 'GHA-7212', type: 'GHANA_CARD', issueDate: '2021-03-15', expiryDate: '2031-03-14' } });

@@ -80,7 +80,7 @@ async function footprint(owner = clientId) {
 
 beforeEach(async () => { await clear(); });
 
-describe('POST /client/cart', () => {
+describe('addCartItem: POST /client/cart', () => {
   it('keeps a complete item as sent (defaults filled in) and says it would pass checkout at its price', async () => {
     const res = await add(homeItem());
     expect(res.statusCode).toBe(201);
@@ -140,7 +140,7 @@ describe('POST /client/cart', () => {
   }, 60_000);
 });
 
-describe('GET /client/cart', () => {
+describe('listCartItems: GET /client/cart', () => {
   it('pages the cart newest first, with the whole cart\'s totals; a client sees only its own cart', async () => {
     const home = await added(homeItem());
     const draft = await added(autoItem({}, [{ make: 'Toyota' }]));
@@ -169,7 +169,7 @@ describe('GET /client/cart', () => {
   });
 });
 
-describe('GET, PATCH, DELETE /client/cart/{id}', () => {
+describe('getCartItem, updateCartItem, deleteCartItem: GET, PATCH, DELETE /client/cart/{id}', () => {
   it("answers 404 for another client's or another tenant's item, and leaves it unchanged", async () => {
     const mine = await added(homeItem());
     const foreign = await foreignItem();
@@ -238,7 +238,7 @@ describe('GET, PATCH, DELETE /client/cart/{id}', () => {
   });
 });
 
-describe('DELETE /client/cart/clear', () => {
+describe('clearCart: DELETE /client/cart/clear', () => {
   it("empties the client's cart and no one else's", async () => {
     await added(homeItem());
     await added(autoItem());
@@ -252,7 +252,7 @@ describe('DELETE /client/cart/clear', () => {
   });
 });
 
-describe('POST /client/cart/checkout', () => {
+describe('checkoutCart: POST /client/cart/checkout', () => {
   it('turns the cart into PROCESSING policies and one invoice, empties the cart and tells the client once', async () => {
     const home = await added(homeItem());
     const motor = await added(autoItem({ notes: 'Second car' }));

@@ -123,7 +123,7 @@ describe('the claim state machine (server/domain/states/claim.ts)', () => {
   });
 });
 
-describe('POST /client/claims', () => {
+describe('createClaim: POST /client/claims', () => {
   it('makes a standard claim ACTIVE in REVIEW, numbered, with its assets, third party losses and documents, and tells the client', async () => {
     const policy = await activePolicy();
     const documentId = await uploadPdf();
@@ -291,7 +291,7 @@ async function counts() {
   };
 }
 
-describe('GET /client/claims/{id}', () => {
+describe('getClaim: GET /client/claims/{id}', () => {
   it("answers 404 for another client's or tenant's claim and for an unknown id, 400 for a malformed one", async () => {
     const claim = await created(standardClaim(await activePolicy()));
     expect((await get(claim.id)).statusCode).toBe(200);
@@ -324,7 +324,7 @@ describe('GET /client/claims/{id}', () => {
   });
 });
 
-describe('GET /client/claims', () => {
+describe('listClaims: GET /client/claims', () => {
   it('pages the client\'s claims newest first, filters them, and adds documents only with include=documents', async () => {
     const fresh = (await signUp(h, individualBody())).token;
     const [first, second] = [await activePolicy(fresh), await activePolicy(fresh)];
@@ -366,7 +366,7 @@ describe('GET /client/claims', () => {
   });
 });
 
-describe('DELETE /client/claims/{id}', () => {
+describe('deleteClaim: DELETE /client/claims/{id}', () => {
   it('withdraws a claim nobody has started on, with its links, leaving the documents', async () => {
     const documentId = await uploadPdf();
     const claim = await created(standardClaim(await activePolicy(), { thirdPartyLoss: [vehicleLoss], documentIds: [documentId] }));

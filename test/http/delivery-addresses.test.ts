@@ -43,7 +43,7 @@ const rowsOf = (clientId: string) =>
 const rowById = (id: string) => h.db.selectFrom('delivery_addresses').selectAll().where('id', '=', id).executeTakeFirst();
 const primaries = async (clientId: string) => (await rowsOf(clientId)).filter((row) => row.type === 'PRIMARY');
 
-describe('POST /client/delivery-addresses', () => {
+describe('createDeliveryAddress: POST /client/delivery-addresses', () => {
   it('adds a PRIMARY address by default, for the signed-in client of the calling tenant', async () => {
     const { token, account } = await signUp(h);
     const res = await create(token, addressBody());
@@ -140,7 +140,7 @@ describe('POST /client/delivery-addresses', () => {
   });
 });
 
-describe('GET /client/delivery-addresses', () => {
+describe('listDeliveryAddresses: GET /client/delivery-addresses', () => {
   it('puts the PRIMARY address first, then the others newest first, and pages them', async () => {
     const { token } = await signUp(h);
     const made: Record<string, any> = {};
@@ -216,7 +216,7 @@ describe('GET /client/delivery-addresses', () => {
   });
 });
 
-describe('GET /client/delivery-addresses/{id}', () => {
+describe('getDeliveryAddress: GET /client/delivery-addresses/{id}', () => {
   it('answers one of the client\'s own addresses', async () => {
     const { token } = await signUp(h);
     const address = await added(token);
@@ -248,7 +248,7 @@ describe('GET /client/delivery-addresses/{id}', () => {
   });
 });
 
-describe('PATCH /client/delivery-addresses/{id}', () => {
+describe('updateDeliveryAddress: PATCH /client/delivery-addresses/{id}', () => {
   it('changes only the fields sent and moves updatedAt', async () => {
     const { token } = await signUp(h);
     const address = await added(token);
@@ -352,7 +352,7 @@ describe('PATCH /client/delivery-addresses/{id}', () => {
   });
 });
 
-describe('DELETE /client/delivery-addresses/{id}', () => {
+describe('deleteDeliveryAddress: DELETE /client/delivery-addresses/{id}', () => {
   it('deletes an address, after which it is gone', async () => {
     const { token } = await signUp(h);
     const address = await added(token, { type: 'SECONDARY' });

@@ -96,7 +96,7 @@ const debitsOf = (directDebitId: string) => h.db.selectFrom('transactions').sele
   .orderBy('created_at').orderBy('transaction_no').execute();
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 
-describe('POST /client/direct-debits', () => {
+describe('createDirectDebit: POST /client/direct-debits', () => {
   it('sets up a mandate: ACTIVE, due first on startDate, the premium from the account\'s phone; the policy AWAITING_DEBIT', async () => {
     const policy = await invoiced();
     const res = await create({ policyId: policy.id, startDate: plusDays(3), frequency: 'MONTHLY' });
@@ -210,7 +210,7 @@ describe('POST /client/direct-debits', () => {
   });
 });
 
-describe('GET /client/direct-debits, GET /client/direct-debits/{id}', () => {
+describe('listDirectDebits, getDirectDebit: GET /client/direct-debits, GET /client/direct-debits/{id}', () => {
   it('lists the client\'s mandates newest first, filtered by policyId; other clients and tenants see none', async () => {
     const a = await invoiced();
     const b = await invoiced();
@@ -250,7 +250,7 @@ describe('GET /client/direct-debits, GET /client/direct-debits/{id}', () => {
   });
 });
 
-describe('POST /client/direct-debits/{id}/cancel', () => {
+describe('cancelDirectDebit: POST /client/direct-debits/{id}/cancel', () => {
   it('cancels an ACTIVE mandate with its reason and time; a second cancel is 409; no debit is raised after', async () => {
     const policy = await invoiced();
     const debit = await mandate({ policyId: policy.id, startDate: plusDays(1), frequency: 'DAILY', amount: 25 });

@@ -61,7 +61,7 @@ async function expectNothingLeftBehind(work: () => Promise<unknown>) {
   expect(filesUnder(filesDir).sort()).toEqual(filesBefore);
 }
 
-describe('POST /client/documents', () => {
+describe('uploadDocuments: POST /client/documents', () => {
   it('stores a PDF and answers its File, with the bytes on disk under <tenant>/<id>', async () => {
     const { token, account } = await signUp(h);
     const res = await upload(token, [file('ghana-card.pdf', PDF, 'application/pdf')]);
@@ -277,7 +277,7 @@ describe('POST /client/documents', () => {
   });
 });
 
-describe('GET /client/documents/{id}', () => {
+describe('downloadDocument: GET /client/documents/{id}', () => {
   it('streams back the same bytes with the stored type, a safe filename and the SHA-256', async () => {
     const { token } = await signUp(h);
     const nasty = '../évil "name".pdf';
@@ -348,7 +348,7 @@ describe('documents of other clients and tenants', () => {
   });
 });
 
-describe('DELETE /client/documents/{id}', () => {
+describe('deleteDocument: DELETE /client/documents/{id}', () => {
   it('removes the row and the bytes; then download and delete answer 404', async () => {
     const { token } = await signUp(h);
     const doc = (await upload(token, [file('claim-photo.jpg', JPEG)])).json().data[0];

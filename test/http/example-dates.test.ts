@@ -52,7 +52,7 @@ async function uploadPdf(): Promise<string> {
   return res.json().data[0].id;
 }
 
-describe('GET /openapi.json', () => {
+describe('getOpenApiDocument: GET /openapi.json', () => {
   it('shows the examples dated from today: each date moved by the days since the anchor day, the rest as committed', async () => {
     const res = await h.call({ method: 'GET', url: '/api/v1/openapi.json', apiKey: null });
     expect(res.statusCode).toBe(200);

@@ -84,7 +84,7 @@ describe('paginate (server/pagination.ts)', () => {
   });
 });
 
-describe('GET /insurers', () => {
+describe('listInsurers: GET /insurers', () => {
   it('lists insurers and micro-insurers only, by name, with the Insurer fields', async () => {
     const { status, body } = await get('/insurers');
     expect(status).toBe(200);
@@ -161,7 +161,7 @@ describe('GET /insurers', () => {
   });
 });
 
-describe('GET /countries', () => {
+describe('listCountries: GET /countries', () => {
   it('requires include and names it', async () => {
     const { status, body } = await get('/countries');
     expect(status).toBe(400);
@@ -213,7 +213,7 @@ describe('GET /countries', () => {
   });
 });
 
-describe('GET /currencies', () => {
+describe('listCurrencies: GET /currencies', () => {
   it('lists the default currency (GHS) first, then by code', async () => {
     const { status, body } = await get('/currencies');
     expect(status).toBe(200);
@@ -261,7 +261,7 @@ describe('GET /currencies', () => {
   });
 });
 
-describe('GET /client/companies', () => {
+describe('listCompanies: GET /client/companies', () => {
   it('lists every company on the platform, by name, with default paging', async () => {
     const { status, body } = await get('/client/companies');
     expect(status).toBe(200);

@@ -35,7 +35,7 @@ const pay = async (invoiceId: string, amount: number) => {
 };
 const approve = (id: string) => new TenantScope(h.db, h.tenantId).transaction((scope) => settlePayment(h.app.services, scope, { transactionId: id, to: 'APPROVED', actor: { by: 'staff', id: null }, at: new Date() }));
 
-describe('GET /client/account/mini-statement', () => {
+describe('getMiniStatement: GET /client/account/mini-statement', () => {
   it('is empty for a new client', async () => {
     const fresh = (await signUp(h, individualBody())).token;
     expect((await get('account/mini-statement', fresh)).data).toMatchObject({
@@ -118,7 +118,7 @@ describe('GET /client/account/mini-statement', () => {
   });
 });
 
-describe('GET /client/account policies', () => {
+describe('getAccount: GET /client/account policies', () => {
   it('lists the 10 newest policies in short, with the count', async () => {
     const client = (await signUp(h, individualBody())).token;
     const made = [];

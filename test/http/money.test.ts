@@ -109,7 +109,7 @@ describe('invoices', () => {
   });
 });
 
-describe('POST /client/transactions', () => {
+describe('createTransaction: POST /client/transactions', () => {
   it('records cash in part, awaiting approval; approval makes the invoice PARTIALLY_PAID', async () => {
     const { invoiceId, policyId } = await invoiced();
     const res = await pay({ invoiceId, paymentMethod: 'CASH', amount: 500, payee: 'Ama Mensah', transactionType: 'NEW_BUSINESS' });
@@ -307,7 +307,7 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('GET /client/transactions', () => {
+describe('listTransactions: GET /client/transactions', () => {
   it('lists the client\'s payments with every filter, and exports them', async () => {
     const a = await invoiced();
     const b = await invoiced();

@@ -229,7 +229,7 @@ describe('the sandbox checkout page', () => {
   });
 });
 
-describe('POST /webhooks/payments/{provider}', () => {
+describe('receivePaymentWebhook: POST /webhooks/payments/{provider}', () => {
   it('refuses a missing, malformed or wrong signature with 401 and changes nothing', async () => {
     const { invoiceId } = await invoiced();
     const tx = await pay({ invoiceId, paymentMethod: 'ONLINE' });

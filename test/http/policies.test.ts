@@ -36,7 +36,7 @@ const autoBody = (extra: Record<string, unknown> = {}, asset: Record<string, unk
 const create = (body: object, as = token, url = '/api/v1/client/policies') => h.call({ method: 'POST', url, token: as, payload: body });
 const get = (id: string, as = token) => h.call({ method: 'GET', url: `/api/v1/client/policies/${id}`, token: as });
 
-describe('POST /client/policies', () => {
+describe('createPolicy: POST /client/policies', () => {
   it('prices, numbers and invoices a motor policy for the signed-in client', async () => {
     const res = await create(autoBody());
     expect(res.statusCode).toBe(201);
@@ -138,7 +138,7 @@ describe('POST /client/policies', () => {
   });
 });
 
-describe('GET, PATCH, DELETE /client/policies/{id}', () => {
+describe('getPolicy, updatePolicy, deletePolicy: GET, PATCH, DELETE /client/policies/{id}', () => {
   it('answers another client\'s policy named as oldPolicyId with 404, and another tenant sees none of it', async () => {
     const mine = (await create(autoBody())).json().data;
     const renewal = { businessType: 'RENEWAL', oldPolicyId: mine.id };
@@ -232,7 +232,7 @@ describe('renewals', () => {
   });
 });
 
-describe('GET /client/policies', () => {
+describe('listPolicies: GET /client/policies', () => {
   it('filters, pages and includes assets on request', async () => {
     const all = (await h.call({ method: 'GET', url: '/api/v1/client/policies', token })).json();
     expect(all.paginator.itemsCount).toBeGreaterThan(3);
@@ -297,7 +297,7 @@ describe('GET /client/policies', () => {
   });
 });
 
-describe('GET /client/policies/types', () => {
+describe('listPolicyTypes: GET /client/policies/types', () => {
   it('lists every type with its create call and what is on sale', async () => {
     const data = (await h.call({ method: 'GET', url: '/api/v1/client/policies/types', token })).json().data;
     expect(data).toHaveLength(39);

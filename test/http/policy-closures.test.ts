@@ -60,7 +60,7 @@ async function uploadPdf(as = token): Promise<string> {
   return res.json().data[0].id;
 }
 
-describe('POST /client/policies/closure', () => {
+describe('requestPolicyClosure: POST /client/policies/closure', () => {
   it('records a request PENDING_REVIEW, from today by default, and tells the client', async () => {
     const policy = await policyIn('ACTIVE');
     const res = await request({ policyId: policy.id, reason });
@@ -153,7 +153,7 @@ describe('POST /client/policies/closure', () => {
   });
 });
 
-describe('GET /client/policies/closure/all and /{id}', () => {
+describe('listPolicyClosures, getPolicyClosure: GET /client/policies/closure/all and /{id}', () => {
   let lister: string;
   const made: Array<{ id: string; policyId: string; policyNo: string }> = [];
 
@@ -200,7 +200,7 @@ describe('GET /client/policies/closure/all and /{id}', () => {
   });
 });
 
-describe('PUT and DELETE /client/policies/closure/{id}', () => {
+describe('updatePolicyClosure, deletePolicyClosure: PUT and DELETE /client/policies/closure/{id}', () => {
   it('replaces a pending request: left-out notes and documents clear', async () => {
     const policy = await policyIn('ACTIVE');
     const documentId = await uploadPdf();

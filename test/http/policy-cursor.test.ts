@@ -67,7 +67,7 @@ const bad = async (query: string, token = bulk.token) => {
   return res.json().message as string;
 };
 
-describe('GET /client/policies?after=', () => {
+describe('listPolicies: GET /client/policies?after=', () => {
   it('walks every policy exactly once, newest first, across pages (ties and microseconds included)', async () => {
     const pages = await walk('limit=7');
     expect(numbers(pages)).toEqual(order);
@@ -140,7 +140,7 @@ describe('GET /client/policies?after=', () => {
   });
 });
 
-describe('GET /staff/policies?after=', () => {
+describe('listStaffPolicies: GET /staff/policies?after=', () => {
   it("walks a client's policies by cursor, and refuses `after` with `page`", async () => {
     const exec = await staffSession(h, 'exec');
     const pages = await walk(`limit=6&clientId=${bulk.account.id}`, exec.token, '/api/v1/staff/policies');

@@ -15,7 +15,7 @@ const list = (query = '', as = token, apiKey?: string) => h.call({ method: 'GET'
 const get = (id: string, as = token, apiKey?: string) => h.call({ method: 'GET', url: `/api/v1/client/products/${id}`, token: as, apiKey });
 const idOf = async (code: string) => (await h.db.selectFrom('products').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 
-describe('GET /client/products', () => {
+describe('listProducts: GET /client/products', () => {
   it('lists the company\'s ACTIVE ONLINE products, one per policy type, by name, with their insurer', async () => {
     const res = await list();
     expect(res.statusCode).toBe(200);
@@ -61,7 +61,7 @@ describe('GET /client/products', () => {
   });
 });
 
-describe('GET /client/products/{id}', () => {
+describe('getProduct: GET /client/products/{id}', () => {
   it('answers a product the client can buy', async () => {
     const res = await get(await idOf('HOME-ONLINE'));
     expect(res.statusCode).toBe(200);

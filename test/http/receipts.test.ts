@@ -52,7 +52,7 @@ async function readPdf(bytes: Buffer) {
 }
 const receiptNoIn = (text: string) => text.match(/Receipt number (RCT-\d{4,})/)?.[1];
 
-describe('GET /client/transactions/{id}/receipt.pdf', () => {
+describe('downloadReceipt: GET /client/transactions/{id}/receipt.pdf', () => {
   it('renders the receipt of approved cash: company, numbers, payer, policy, invoice, amount in figures and words, method, balance', async () => {
     const { policyNo, invoiceId, invoiceNo, amount } = await invoiced();
     const tx = await pay({ invoiceId, paymentMethod: 'CASH', amount: 500, transactionType: 'NEW_BUSINESS' });

@@ -40,7 +40,7 @@ async function tokenOf(email: string, password = PASSWORD): Promise<string> {
   return res.json().data.accessToken;
 }
 
-describe('POST /staff/auth/login', () => {
+describe('staffLogin: POST /staff/auth/login', () => {
   it('signs in by email in any case and by phone number, answering the profile and a token', async () => {
     for (const username of [STAFF.officer.email, STAFF.officer.email.toUpperCase(), STAFF.officer.phone]) {
       const res = await login(username);
@@ -106,7 +106,7 @@ describe('POST /staff/auth/login', () => {
   });
 });
 
-describe('GET /staff/me', () => {
+describe('getStaffProfile: GET /staff/me', () => {
   it('shows the staff member with department and branch, the 10 newest notifications and the unread count', async () => {
     const token = await tokenOf(STAFF.officer.email);
     const base = Date.parse('2026-01-01T00:00:00Z');
@@ -170,7 +170,7 @@ describe('token kinds', () => {
   });
 });
 
-describe('POST /staff/auth/logout', () => {
+describe('staffLogout: POST /staff/auth/logout', () => {
   it('revokes the token: the next call with it is 401, other sessions go on', async () => {
     const token = await tokenOf(STAFF.exec.email);
     const other = await tokenOf(STAFF.exec.email);
@@ -183,7 +183,7 @@ describe('POST /staff/auth/logout', () => {
   });
 });
 
-describe('PATCH /staff/auth/password', () => {
+describe('changeStaffPassword: PATCH /staff/auth/password', () => {
   it('refuses a wrong old password, an unchanged one and one shorter than 8 characters', async () => {
     const token = await tokenOf(STAFF.headSales.email);
     const wrong = await change(token, { oldPassword: 'wrong-pass', newPassword: 'Und3rwrite-2027' });
@@ -276,7 +276,7 @@ describe('staff password reset', () => {
   });
 });
 
-describe('GET /staff/permissions', () => {
+describe('listStaffPermissions: GET /staff/permissions', () => {
   it('answers the table the server enforces, with each operation\'s method and path', async () => {
     const res = await h.call({ method: 'GET', url: '/api/v1/staff/permissions', token: await tokenOf(STAFF.exec.email) });
     expect(res.statusCode).toBe(200);

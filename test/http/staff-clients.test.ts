@@ -58,7 +58,7 @@ async function opened(token: string, body: Record<string, unknown> = individualB
 }
 const idsOf = (res: { json(): any }) => (res.json().data as { id: string }[]).map((c) => c.id);
 
-describe('POST /staff/clients', () => {
+describe('createStaffClient: POST /staff/clients', () => {
   it('opens an individual with an identification card, created by and credited to the caller', async () => {
     const body = individualBody({
       title: 'Mr', gender: 'MALE', dateOfBirth: '1990-06-21', city: 'Accra',
@@ -241,7 +241,7 @@ describe('who sees which clients', () => {
   });
 });
 
-describe('PATCH /staff/clients/{id}', () => {
+describe('updateStaffClient: PATCH /staff/clients/{id}', () => {
   it('changes profile fields as the client\'s own update does, and refuses fields of the other type', async () => {
     const client = await opened(tokens.agent);
     const res = await update(tokens.agent, client.id, {
@@ -318,7 +318,7 @@ describe('deactivate and activate', () => {
   });
 });
 
-describe('GET /staff/clients filters', () => {
+describe('listStaffClients: GET /staff/clients filters', () => {
   let marked: { person: any; company: any; inactive: any; old: any };
   const tag = `flt${Date.now().toString(36)}`;
   beforeAll(async () => {

@@ -39,7 +39,7 @@ const call = (token: string, method: 'GET' | 'PATCH' | 'DELETE', url: string, pa
 const idOf = async (title: string) =>
   (await h.db.selectFrom('notifications').select('id').where('staff_id', '=', OFFICER).where('title', '=', title).executeTakeFirstOrThrow()).id;
 
-describe('GET /staff/me/notifications', () => {
+describe('listStaffNotifications: GET /staff/me/notifications', () => {
   it('pages the staff member\'s own notifications, newest first, by status', async () => {
     const all = await call(officer, 'GET', '?limit=2');
     expect(all.statusCode).toBe(200);
@@ -59,7 +59,7 @@ describe('GET /staff/me/notifications', () => {
   });
 });
 
-describe('GET, PATCH and DELETE /staff/me/notifications/{id}', () => {
+describe('getStaffNotification, updateStaffNotificationStatus, deleteStaffNotification: GET, PATCH and DELETE /staff/me/notifications/{id}', () => {
   it('reads one, marks it read and unread again, and deletes it', async () => {
     const id = await idOf('Notice 3');
     const one = await call(officer, 'GET', `/${id}`);

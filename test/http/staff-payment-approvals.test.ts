@@ -59,7 +59,7 @@ const notifications = async (token: string) =>
 const expectCode = (res: { statusCode: number; json(): any }, status: number, code: string) =>
   expect({ status: res.statusCode, code: res.json().code }).toEqual({ status, code });
 
-describe('POST /staff/transactions/{id}/approve', () => {
+describe('approveTransaction: POST /staff/transactions/{id}/approve', () => {
   it('approves cash: APPROVED with who, when and notes; the invoice paid, the policy ACTIVE, the receipt issued, the client told', async () => {
     const client = await clientWithInvoice();
     const tx = await pay(client.token, { invoiceId: client.invoiceId, paymentMethod: 'CASH', transactionType: 'NEW_BUSINESS' });
@@ -137,7 +137,7 @@ describe('POST /staff/transactions/{id}/approve', () => {
   });
 });
 
-describe('POST /staff/transactions/{id}/reject', () => {
+describe('rejectTransaction: POST /staff/transactions/{id}/reject', () => {
   it('needs a reason; rejects with it: REJECTED, no longer paid on the invoice, the client told why; then final', async () => {
     const client = await clientWithInvoice();
     const tx = await pay(client.token, {

@@ -90,7 +90,7 @@ function autoPolicy(productId: string) {
 }
 const buy = (as: Session, productId: string) => call(as, 'POST', '/client/policies/auto', autoPolicy(productId));
 
-describe('POST /staff/products', () => {
+describe('createStaffProduct: POST /staff/products', () => {
   it("creates a product of the insurer's own, with the seed's defaults and createdBy", async () => {
     const res = await create(insurer.exec, {
       name: 'Motor Fleet Cover', code: 'AUTO-FLEET', category: 'AUTO', description: 'Fleets, sold by staff.', subCategory: 'FLEET',
@@ -178,7 +178,7 @@ describe('POST /staff/products', () => {
   });
 });
 
-describe('PATCH /staff/products/{id}', () => {
+describe('updateStaffProduct: PATCH /staff/products/{id}', () => {
   it('changes the fields sent, removes a commission sent as null, and keeps every bound', async () => {
     const product = await created(insurer.exec, { standardCommission: { type: 'PERCENTAGE', value: 10 }, otherCommission: { type: 'FEE', value: 5 } });
     const path = `/staff/products/${product.id}`;
@@ -358,7 +358,7 @@ describe('assignments', () => {
   });
 });
 
-describe('GET /staff/products', () => {
+describe('listStaffProducts: GET /staff/products', () => {
   it("lists the broker's products for every staff member, ONLINE and OFFLINE, with filters and pages", async () => {
     for (const who of [broker.exec, broker.officer, broker.agent]) {
       const res = await staffList(who, '?limit=100');

@@ -59,7 +59,7 @@ const quote = (as: Session, clientId: string, body: object) =>
   h.call({ method: 'POST', url: `/api/v1/staff/clients/${clientId}/quotes`, token: as.token, payload: body });
 const list = (as: Session, query = '') => h.call({ method: 'GET', url: `/api/v1/staff/policies${query}`, token: as.token });
 
-describe('POST /staff/clients/{id}/policies', () => {
+describe('createPolicyForClient: POST /staff/clients/{id}/policies', () => {
   let sold: { id: string; premium: number; policyNo: string };
 
   it('lets an agent sell its own client an OFFLINE product, credited to the agent and shown to the client', async () => {
@@ -204,7 +204,7 @@ describe('POST /staff/clients/{id}/policies', () => {
   });
 });
 
-describe('POST /staff/clients/{id}/quotes', () => {
+describe('quotePolicyForClient: POST /staff/clients/{id}/quotes', () => {
   it('prices exactly as the sale would, writing nothing', async () => {
     const before = await h.db.selectFrom('policies').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const res = await quote(headSales, agentsClient.id, autoBody());
@@ -227,7 +227,7 @@ describe('POST /staff/clients/{id}/quotes', () => {
   });
 });
 
-describe('GET /staff/policies and /staff/policies/{id}', () => {
+describe('listStaffPolicies, getStaffPolicy: GET /staff/policies and /staff/policies/{id}', () => {
   it('lists the policies of the clients within reach, by client, by staff id and by staff name', async () => {
     const mine = (await list(agent, '?usePagination=false')).json().data as { client: { id: string } }[];
     expect(mine.length).toBeGreaterThan(0);
@@ -263,7 +263,7 @@ describe('GET /staff/policies and /staff/policies/{id}', () => {
   });
 });
 
-describe('POST /staff/policies/{id}/renew', () => {
+describe('renewStaffPolicy: POST /staff/policies/{id}/renew', () => {
   it('renews a running policy for its client, credited to the caller, once', async () => {
     const old = (await sell(agent, agentsClient.id, autoBody({ generateInvoice: false }))).json().data;
     await h.db.updateTable('policies').set({ state: 'ACTIVE' }).where('id', '=', old.id).execute();
@@ -363,7 +363,7 @@ describe('payments and claims of the clients within reach', () => {
   });
 });
 
-describe('POST /staff/clients/{id}/cart/checkout', () => {
+describe('checkoutCartForClient: POST /staff/clients/{id}/cart/checkout', () => {
   it('buys the client\'s cart for it, sold by the caller, at a premium within the caller\'s latitude', async () => {
     const client = await clientOf(null);
     const add = (body: object) => h.call({ method: 'POST', url: '/api/v1/client/cart', token: client.token, payload: body });
