@@ -36,7 +36,7 @@ export async function retireCodes(scope: TenantScope, ownerId: string, kind: Cod
  * transaction. `target` is the contact a verification code proves.
  */
 export async function issueCode(
-  ctx: HandlerContext, ownerId: string, kind: CodeKind, now: Date, message: (code: string) => OutgoingMessage, target?: string,
+  ctx: Pick<HandlerContext, 'config' | 'notifier' | 'scope'>, ownerId: string, kind: CodeKind, now: Date, message: (code: string) => OutgoingMessage, target?: string,
 ): Promise<void> {
   const code = newCode();
   await ctx.scope.transaction(async (scope) => {
@@ -52,7 +52,7 @@ export async function issueCode(
 }
 
 /** Takes one try of the owner's newest live code and compares it; `invalid()` when it is missing or wrong. */
-export async function tryCode(ctx: HandlerContext, ownerId: string, kind: CodeKind, code: string, now: Date, invalid: () => ApiError) {
+export async function tryCode(ctx: Pick<HandlerContext, 'config' | 'scope'>, ownerId: string, kind: CodeKind, code: string, now: Date, invalid: () => ApiError) {
   const attempt = await claimCodeAttempt(ctx.scope, kind.table, { column: kind.owner, id: ownerId }, now, channelOf(kind));
   if (!attempt || !codeMatches(ctx.config.jwtSecret, kind.purpose, ownerId, code, attempt.code_hash)) throw invalid();
   return attempt;

@@ -43,7 +43,7 @@ export async function ownNotification(scope: TenantScope, owner: InboxOwner, id:
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Marks one of the owner's notifications read (when: not in the future) or unread. */
-export async function markNotification(ctx: HandlerContext, owner: InboxOwner, id: string, { status, readAt }: StatusUpdate): Promise<Notification> {
+export async function markNotification(ctx: Pick<HandlerContext, 'clock' | 'scope'>, owner: InboxOwner, id: string, { status, readAt }: StatusUpdate): Promise<Notification> {
   const now = ctx.clock.now();
   if (status === 'read' && !readAt) throw badRequest('body.readAt is required when body.status is read');
   if (status === 'unread' && readAt) throw badRequest('body.readAt is not allowed when body.status is unread');

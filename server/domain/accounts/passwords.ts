@@ -54,7 +54,7 @@ export async function changePassword(
 }
 
 /** Sends a reset code to the active account `username` names, if there is one; the caller never learns which. */
-export async function sendPasswordResetCode(ctx: HandlerContext, account: PasswordAccount, { username }: { username: string }, ip: string): Promise<void> {
+export async function sendPasswordResetCode(ctx: Pick<HandlerContext, 'clock' | 'config' | 'db' | 'notifier' | 'scope' | 'tenant'>, account: PasswordAccount, { username }: { username: string }, ip: string): Promise<void> {
   const now = ctx.clock.now();
   const name = username.trim();
   await consume(ctx.db, `reset-request:address:${ctx.tenant.id}:${ip}`, LIMITS.resetRequestPerAddress, now);

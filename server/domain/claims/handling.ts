@@ -41,7 +41,7 @@ export async function claimForStaff(scope: TenantScope, actor: StaffActor, id: s
  * Runs `change` on a claim within reach in one transaction, its row locked so nothing moves it
  * meanwhile, then answers the claim as it now is.
  */
-async function handleClaim(ctx: HandlerContext, actor: StaffActor, id: string,
+async function handleClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, id: string,
   change: (scope: TransactionScope, row: ClaimRow, claim: ClaimState, by: StateActor, now: Date) => Promise<void>): Promise<Claim> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
@@ -65,7 +65,7 @@ const noAdjustedAmount = (claim: ClaimState) => conflict(
   `Claim ${claim.claimNo} has no review with an adjustedSettlementAmount; review it with one before moving it to SETTLEMENT`, 'NO_ADJUSTED_AMOUNT');
 
 /** Records a staff member's review of a claim ACTIVE in REVIEW (409 CLAIM_NOT_IN_REVIEW otherwise). */
-export function reviewClaim(ctx: HandlerContext, actor: StaffActor, id: string, body: ReviewBody): Promise<Claim> {
+export function reviewClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, id: string, body: ReviewBody): Promise<Claim> {
   return handleClaim(ctx, actor, id, async (scope, row, claim, _by, now) => {
     if (claim.status !== 'ACTIVE' || claim.stage !== 'REVIEW') {
       throw conflict(`Claim ${claim.claimNo} is ${claim.status} in ${claim.stage}; a claim is reviewed only while ACTIVE in REVIEW`, 'CLAIM_NOT_IN_REVIEW');

@@ -7,7 +7,7 @@ import { ownClaim } from './view.js';
  * or settlement; answers its number. The claim's row is locked for the checks and the delete, so a
  * review cannot slip in between.
  */
-export async function withdrawClaim(ctx: HandlerContext, clientId: string, id: string): Promise<string> {
+export async function withdrawClaim(ctx: Pick<HandlerContext, 'scope'>, clientId: string, id: string): Promise<string> {
   return ctx.scope.transaction(async (scope) => {
     const claim = await ownClaim(scope, id, clientId, { lock: true });
     const rule = 'a claim can be withdrawn only while ACTIVE in REVIEW with no review or settlement';

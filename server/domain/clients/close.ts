@@ -11,7 +11,7 @@ import { discardStored } from '../documents/store.js';
  * (documents, addresses, notifications, codes, cart) removed. The row itself stays, with its id,
  * type, country and dates, so the policies, invoices and claims it is party to remain whole.
  */
-export async function closeAccount(ctx: HandlerContext, clientId: string): Promise<void> {
+export async function closeAccount(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'storage'>, clientId: string): Promise<void> {
   const now = ctx.clock.now();
   const documentKeys = await ctx.scope.transaction(async (scope) => {
     const documents = await scope.deleteFrom('documents').where('client_id', '=', clientId).returning('storage_key').execute();

@@ -102,7 +102,7 @@ export async function ownDeliveryAddress(scope: TenantScope, clientId: string, i
 }
 
 /** Adds an address for the client; a PRIMARY one demotes the current PRIMARY in the same transaction. */
-export async function addDeliveryAddress(ctx: HandlerContext, clientId: string, body: components['schemas']['DeliveryAddressInput']): Promise<DeliveryAddress> {
+export async function addDeliveryAddress(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, body: components['schemas']['DeliveryAddressInput']): Promise<DeliveryAddress> {
   // Request validation fills in the contract's default; `??` only guards a caller that bypasses it.
   const type = body.type ?? 'PRIMARY';
   const now = ctx.clock.now();
@@ -130,7 +130,7 @@ export async function addDeliveryAddress(ctx: HandlerContext, clientId: string, 
  * one PRIMARY.
  */
 export async function changeDeliveryAddress(
-  ctx: HandlerContext, clientId: string, id: string, body: components['schemas']['DeliveryAddressUpdate'],
+  ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, id: string, body: components['schemas']['DeliveryAddressUpdate'],
 ): Promise<DeliveryAddress> {
   const now = ctx.clock.now();
   const row = await guardPrimary(() => ctx.scope.transaction(async (scope) => {

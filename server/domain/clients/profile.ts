@@ -36,7 +36,7 @@ const JSON_FIELDS = new Set(['identificationCard', 'contactPersons']);
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 
 /** The form's fields as the JSON form would send them; a profileImage file is stored (its key in `keys`) and named by its document URL. */
-async function readProfileForm(ctx: HandlerContext, parts: AsyncIterable<Part>, keys: string[]) {
+async function readProfileForm(ctx: Pick<HandlerContext, 'config' | 'storage' | 'tenant'>, parts: AsyncIterable<Part>, keys: string[]) {
   const fields: Record<string, unknown> = {};
   let image: StoredFile | undefined;
   for await (const part of parts) {

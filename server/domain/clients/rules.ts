@@ -13,7 +13,7 @@ export interface ClientFields {
 }
 
 /** A known country and dates that make sense (birth in the past, cards valid). */
-export async function checkClientFields(ctx: HandlerContext, fields: ClientFields) {
+export async function checkClientFields(ctx: Pick<HandlerContext, 'clock' | 'scope'>, fields: ClientFields) {
   const today = ctx.clock.now().toISOString().slice(0, 10);
   if (fields.country !== undefined && fields.country !== null) {
     // Through the caller's connection: inside a transaction, the transaction's (one-connection databases would wait on another).

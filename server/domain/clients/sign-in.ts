@@ -14,7 +14,7 @@ function assertActive(client: ClientRow): ClientRow {
 }
 
 /** The client a Firebase ID token names: by its linked uid, else by a verified email or a phone number (then linked). */
-async function firebaseClient(ctx: HandlerContext, firebaseToken: string) {
+async function firebaseClient(ctx: Pick<HandlerContext, 'config' | 'scope' | 'tenant'>, firebaseToken: string) {
   const projectId = ctx.tenant.firebaseProjectId;
   if (!projectId) throw badRequest('Firebase login is not enabled for this application', 'FIREBASE_NOT_CONFIGURED');
   const identity = await verifyFirebaseToken(firebaseToken, projectId, ctx.config.firebaseJwksUrl);

@@ -57,7 +57,7 @@ export async function creditableStaff(scope: TenantScope, actor: Reacher, staffI
 }
 
 /** The view of one client, read again after a change. */
-async function viewOf(ctx: HandlerContext, scope: TenantScope, row: ClientRow): Promise<StaffClient> {
+async function viewOf(ctx: Pick<HandlerContext, 'clock'>, scope: TenantScope, row: ClientRow): Promise<StaffClient> {
   const [view] = await toStaffClients(scope, [row], ctx.clock.now());
   return view;
 }
@@ -79,7 +79,7 @@ export async function createClientByStaff(ctx: HandlerContext, actor: Reacher, b
 }
 
 /** A code the client sets its first password with (`POST /auth/password/reset`), by email, else by SMS. */
-async function sendSetPasswordCode(ctx: HandlerContext, client: ClientRow) {
+async function sendSetPasswordCode(ctx: Pick<HandlerContext, 'clock' | 'config' | 'notifier' | 'scope' | 'tenant'>, client: ClientRow) {
   const username = client.email ?? client.phone_number!;
   await issueCode(ctx, client.id, clientAccounts.resetCode, ctx.clock.now(), (code) => ({
     ...contactFor(client),
@@ -91,7 +91,7 @@ async function sendSetPasswordCode(ctx: HandlerContext, client: ClientRow) {
 }
 
 /** One page of the clients within reach, newest first, narrowed by the list's filters. */
-export async function staffClientPage(ctx: HandlerContext, actor: Reacher, query: ListQuery) {
+export async function staffClientPage(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: Reacher, query: ListQuery) {
   const from = query.createdFrom === undefined ? undefined : isoDate(query.createdFrom, 'query.createdFrom');
   const to = query.createdTo === undefined ? undefined : isoDate(query.createdTo, 'query.createdTo');
   const search = query.search === undefined ? undefined : containsPattern(query.search);
@@ -108,7 +108,7 @@ export async function staffClientPage(ctx: HandlerContext, actor: Reacher, query
 }
 
 /** A client within reach. */
-export async function staffClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
+export async function staffClient(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: Reacher, id: string): Promise<StaffClient> {
   return viewOf(ctx, ctx.scope, await reachableClient(ctx.scope, actor, id));
 }
 
@@ -125,7 +125,7 @@ export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, i
 }
 
 /** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept. */
-export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
+export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
     const client = await reachableClient(scope, actor, id, true);
     if (!client.is_active) throw conflict('The client is already deactivated', 'CLIENT_ALREADY_INACTIVE');
@@ -139,7 +139,7 @@ export async function deactivateClient(ctx: HandlerContext, actor: Reacher, id: 
 }
 
 /** Makes a deactivated client active again; its old tokens stay revoked. */
-export async function activateClient(ctx: HandlerContext, actor: Reacher, id: string): Promise<StaffClient> {
+export async function activateClient(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: Reacher, id: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
     const client = await reachableClient(scope, actor, id, true);
     if (client.is_active) throw conflict('The client is already active', 'CLIENT_ALREADY_ACTIVE');

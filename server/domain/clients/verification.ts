@@ -10,7 +10,7 @@ type Channel = components['schemas']['VerificationCodeRequest']['type'];
 const labelOf = (type: Channel) => (type === 'email' ? 'email' : 'phone number');
 
 /** Sends a code to the client's current email or phone number, replacing any earlier one; answers what it went to ("email"). */
-export async function sendContactCode(ctx: HandlerContext, clientId: string, type: Channel): Promise<string> {
+export async function sendContactCode(ctx: Pick<HandlerContext, 'clock' | 'config' | 'db' | 'notifier' | 'scope' | 'tenant'>, clientId: string, type: Channel): Promise<string> {
   const now = ctx.clock.now();
   const client = await ctx.scope.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
   const target = type === 'email' ? client.email : client.phone_number;
@@ -34,7 +34,7 @@ export async function sendContactCode(ctx: HandlerContext, clientId: string, typ
 const invalidCode = () => badRequest('The verification code is invalid or has expired', 'INVALID_VERIFICATION_CODE');
 
 /** Confirms the email or phone number a code was sent to, if it is still the client's. */
-export async function verifyContact(ctx: HandlerContext, clientId: string, type: Channel, code: string): Promise<ClientAccount> {
+export async function verifyContact(ctx: Pick<HandlerContext, 'clock' | 'config' | 'scope'>, clientId: string, type: Channel, code: string): Promise<ClientAccount> {
   const now = ctx.clock.now();
   const kind = verificationCode(type);
   const attempt = await tryCode(ctx, clientId, kind, code, now, invalidCode);

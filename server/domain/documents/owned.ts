@@ -24,7 +24,7 @@ export async function checkOwnDocuments(scope: TenantScope, clientId: string, id
  * One of the client's documents with its bytes, typed as recorded at upload (never sniffed again,
  * never the uploader's claim). Anyone else's id is a 404, like an unknown one.
  */
-export async function openDocument(ctx: HandlerContext, clientId: string, id: string) {
+export async function openDocument(ctx: Pick<HandlerContext, 'scope' | 'storage'>, clientId: string, id: string) {
   const row = await ctx.scope.selectFrom('documents')
     .select(['name', 'content_type', 'size', 'sha256', 'storage_key'])
     .where('id', '=', id)
@@ -40,7 +40,7 @@ export async function openDocument(ctx: HandlerContext, clientId: string, id: st
  * removing the bytes fails the row comes back (500, and a retry can finish the job) rather than
  * leaving bytes nobody can reach.
  */
-export async function removeDocument(ctx: HandlerContext, clientId: string, id: string): Promise<void> {
+export async function removeDocument(ctx: Pick<HandlerContext, 'scope' | 'storage'>, clientId: string, id: string): Promise<void> {
   await ctx.scope.transaction(async (scope) => {
     const row = await scope.deleteFrom('documents')
       .where('id', '=', id)

@@ -45,7 +45,7 @@ export interface StoredFile {
   sha256: string;
 }
 
-export function storageOf(ctx: HandlerContext): FileStorage {
+export function storageOf(ctx: Pick<HandlerContext, 'storage'>): FileStorage {
   if (!ctx.storage) throw new Error('no document storage configured');
   return ctx.storage;
 }
@@ -113,7 +113,7 @@ async function sniff(source: Readable) {
  * key is pushed to `keys` before anything is written, so the caller can remove it whatever fails.
  */
 export async function storeFile(
-  ctx: HandlerContext,
+  ctx: Pick<HandlerContext, 'config' | 'storage' | 'tenant'>,
   file: IncomingFile,
   options: { label: string; keys: string[]; allowed?: DocumentContentType[] },
 ): Promise<StoredFile> {
@@ -161,7 +161,7 @@ const fileTooLarge = (label: string, maxBytes: number) =>
   new ApiError(413, 'FILE_TOO_LARGE', `${label} is larger than ${maxBytes} bytes`);
 
 /** Records stored files as the client's documents, all in one transaction. */
-export async function recordDocuments(ctx: HandlerContext, clientId: string, files: StoredFile[]): Promise<DocumentRow[]> {
+export async function recordDocuments(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, files: StoredFile[]): Promise<DocumentRow[]> {
   const now = ctx.clock.now();
   return ctx.scope.transaction((scope) => scope.insertInto('documents', files.map((file) => ({
     id: file.id,
@@ -177,7 +177,7 @@ export async function recordDocuments(ctx: HandlerContext, clientId: string, fil
 }
 
 /** Removes the bytes of a failed request; each removal is tried even if another fails. */
-export async function discardStored(ctx: HandlerContext, keys: string[]): Promise<void> {
+export async function discardStored(ctx: Pick<HandlerContext, 'storage'>, keys: string[]): Promise<void> {
   const storage = storageOf(ctx);
   await Promise.allSettled(keys.map((key) => storage.delete(key)));
 }

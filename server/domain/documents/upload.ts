@@ -9,7 +9,7 @@ import { discardStored, fileLabel, multipartError, recordDocuments, storeFile, t
  * transaction. All or nothing: whatever fails (a type, a size, an aborted body, storage, the
  * insert), every object this upload stored is removed and no row is written.
  */
-export async function storeUploads(ctx: HandlerContext, clientId: string, parts: AsyncIterable<Part>): Promise<DocumentRow[]> {
+export async function storeUploads(ctx: Pick<HandlerContext, 'clock' | 'config' | 'scope' | 'storage' | 'tenant'>, clientId: string, parts: AsyncIterable<Part>): Promise<DocumentRow[]> {
   const keys: string[] = [];
   const stored: StoredFile[] = [];
   try {

@@ -28,7 +28,7 @@ export interface SandboxPayment {
  * server uses another provider). The reference is all the payer's browser brings: its tenant is
  * found from it, and its rows are read through that tenant's scope.
  */
-export async function loadSandboxPayment(ctx: HandlerContext, method: PaymentMethod, reference: string): Promise<SandboxPayment | undefined> {
+export async function loadSandboxPayment(ctx: Pick<HandlerContext, 'db' | 'payments'>, method: PaymentMethod, reference: string): Promise<SandboxPayment | undefined> {
   if (!isSandbox(ctx.payments)) return undefined;
   const found = await findPaymentByReference(ctx.db, ctx.payments.name, reference);
   if (!found) return undefined;
@@ -70,13 +70,13 @@ export interface SandboxCheckout { payment: SandboxPayment; state: CheckoutState
 export interface SandboxPrompt { payment: SandboxPayment; state: PromptState }
 
 /** The sandbox checkout a reference names, and where it stands; undefined when there is none. */
-export async function sandboxCheckout(ctx: HandlerContext, reference: string): Promise<SandboxCheckout | undefined> {
+export async function sandboxCheckout(ctx: Pick<HandlerContext, 'clock' | 'db' | 'payments'>, reference: string): Promise<SandboxCheckout | undefined> {
   const payment = await loadSandboxPayment(ctx, 'ONLINE', reference);
   return payment && { payment, state: checkoutState(payment, ctx.clock.now()) };
 }
 
 /** The sandbox wallet prompt a reference names, and where it stands; undefined when there is none. */
-export async function sandboxPrompt(ctx: HandlerContext, reference: string): Promise<SandboxPrompt | undefined> {
+export async function sandboxPrompt(ctx: Pick<HandlerContext, 'db' | 'payments'>, reference: string): Promise<SandboxPrompt | undefined> {
   const payment = await loadSandboxPayment(ctx, 'MOBILE_MONEY', reference);
   return payment && { payment, state: promptState(payment) };
 }
@@ -91,7 +91,7 @@ const CHECKOUT_EVENTS: Record<components['schemas']['SandboxCheckoutAnswer']['ou
  * A button of the checkout page: while the checkout is open, the provider's signed event goes to
  * the webhook (which settles the payment). The payment, or undefined when there is none.
  */
-export async function answerCheckout(ctx: HandlerContext, reference: string,
+export async function answerCheckout(ctx: Pick<HandlerContext, 'clock' | 'db' | 'deliverWebhook' | 'payments'>, reference: string,
   answer: components['schemas']['SandboxCheckoutAnswer']): Promise<SandboxPayment | undefined> {
   const checkout = await sandboxCheckout(ctx, reference);
   if (checkout?.state === 'open') await sendSandboxEvent(ctx, checkout.payment, CHECKOUT_EVENTS[answer.outcome]);
@@ -106,7 +106,7 @@ export const FAILING_NUMBER_SUFFIX = '0000';
  * While the prompt is open, the provider's signed event goes to the webhook. The payment, or
  * undefined when there is none.
  */
-export async function answerPrompt(ctx: HandlerContext, reference: string,
+export async function answerPrompt(ctx: Pick<HandlerContext, 'clock' | 'db' | 'deliverWebhook' | 'payments'>, reference: string,
   answer: components['schemas']['SandboxMobileMoneyAnswer']): Promise<SandboxPayment | undefined> {
   const prompt = await sandboxPrompt(ctx, reference);
   if (prompt?.state === 'open') {
@@ -123,7 +123,7 @@ export const promptPath = (reference: string) => `${API_PREFIX}/sandbox/mobile-m
  * What the sandbox provider does once the payer has answered: makes the event, signs it with the
  * webhook secret and posts it to this API's webhook, as a real provider would from its side.
  */
-export async function sendSandboxEvent(ctx: HandlerContext, payment: SandboxPayment, type: SandboxEvent['type']) {
+export async function sendSandboxEvent(ctx: Pick<HandlerContext, 'clock' | 'deliverWebhook' | 'payments'>, payment: SandboxPayment, type: SandboxEvent['type']) {
   if (!isSandbox(ctx.payments)) throw new Error('the sandbox pages need the sandbox payment provider');
   const now = ctx.clock.now();
   const event: SandboxEvent = {

@@ -64,7 +64,7 @@ async function assertClosable(scope: TenantScope, policy: PolicyRow) {
  * Replaces what was written in a request still under review (omitted optional fields clear), the
  * request's row locked so a review cannot slip in. `actor` (who asks) is not recorded.
  */
-export async function changeClosure(ctx: HandlerContext, clientId: string, closureId: string, body: PolicyClosureUpdate, actor: StateActor): Promise<PolicyClosure> {
+export async function changeClosure(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, closureId: string, body: PolicyClosureUpdate, actor: StateActor): Promise<PolicyClosure> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     const closure = await ownClosure(scope, closureId, clientId, { lock: true });

@@ -76,7 +76,7 @@ function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQ
  * A client's policies, newest first: a page, every row (`usePagination=false`), or an .xlsx
  * export of either (`format=excel`, one row per policy or per asset).
  */
-export async function listClientPolicies(ctx: HandlerContext, clientId: string, query: PolicyListQuery) {
+export async function listClientPolicies(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, query: PolicyListQuery) {
   const withAssets = assetsWanted(query);
   return answerPolicyList(ctx, clientPolicies(ctx.scope, clientId, query), query, withAssets);
 }
@@ -90,7 +90,7 @@ export function assetsWanted(query: Pick<PolicyListQuery, 'format' | 'usePaginat
 }
 
 /** Some filtered policies answered as a list: a page of Policies, every one, or their export. */
-export async function answerPolicyList(ctx: HandlerContext, matching: PolicyMatches, query: ListQuery, withAssets: boolean) {
+export async function answerPolicyList(ctx: Pick<HandlerContext, 'clock' | 'scope'>, matching: PolicyMatches, query: ListQuery, withAssets: boolean) {
   return listOrExport({
     query, matching: matching.count, columns: withPolicyColumns(matching.rows), table: 'policies', noun: 'policies',
     toItems: async (rows) => {

@@ -44,7 +44,7 @@ async function assertRenewable(ctx: HandlerContext, old: PolicyRow, seller: Sell
 }
 
 /** The create body of the renewal: the old policy's cover for the next term (from today if that is later), with what was sent. */
-async function renewalBody(ctx: HandlerContext, old: PolicyRow, body: PolicyRenewal): Promise<PolicyCreateRequest> {
+async function renewalBody(ctx: Pick<HandlerContext, 'clock' | 'scope'>, old: PolicyRow, body: PolicyRenewal): Promise<PolicyCreateRequest> {
   const today = todayOf(ctx.clock.now());
   const next = iso(addDays(parseISO(old.end_date), 1));
   const startDate = body.startDate ?? (next < today.date ? today.date : next);

@@ -72,7 +72,7 @@ export async function renewForClient(ctx: HandlerContext, actor: StaffActor, pol
 }
 
 /** The policies of the clients within reach, filtered (by client and staff member credited too), newest first: a page, all, or an export. */
-export async function listPoliciesForStaff(ctx: HandlerContext, actor: StaffActor, query: PolicyListQuery) {
+export async function listPoliciesForStaff(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, query: PolicyListQuery) {
   const matching = filterPolicies(filterPolicyParties(policiesInReach(ctx.scope, actor), query), query);
   // Reach is by the client's originating staff member (a join): counted on the joined rows.
   return answerPolicyList(ctx, { rows: matching, count: matching }, query, assetsWanted(query));

@@ -26,7 +26,7 @@ const COVER_FIELDS = ['startDate', 'endDate', 'assets', 'coverType', 'fleetDisco
  * invoice to the new premium; `generateInvoice: true` raises a draft's invoice. One transaction,
  * with the policy row locked, so a payment cannot slip in between the check and the change.
  */
-export async function changePolicy(ctx: HandlerContext, clientId: string, policyId: string, body: PolicyUpdate, actor: StateActor): Promise<Policy> {
+export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, policyId: string, body: PolicyUpdate, actor: StateActor): Promise<Policy> {
   const now = ctx.clock.now();
   const today = todayOf(now);
   const coverChanges = COVER_FIELDS.filter((field) => body[field] !== undefined).length > 0;

@@ -6,7 +6,7 @@ import { allDeliveryAddresses } from '../clients/delivery-addresses.js';
 import { latestNotifications } from '../accounts/notification-view.js';
 
 /** The client's profile with its delivery addresses, its newest notifications and its newest policies. */
-export async function accountOverview(ctx: HandlerContext, clientId: string): Promise<components['schemas']['ClientAccountDetails']> {
+export async function accountOverview(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string): Promise<components['schemas']['ClientAccountDetails']> {
   const [client, addresses, inbox, policies, policyCount] = await Promise.all([
     ctx.scope.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow(),
     allDeliveryAddresses(ctx.scope, clientId),

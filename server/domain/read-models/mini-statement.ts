@@ -59,7 +59,7 @@ async function openClaimsPart(scope: TenantScope, clientId: string): Promise<Min
  * The client's position at a glance. It reads through the list endpoints' own views (policy
  * summaries, invoice figures, transactions, claims), so what it shows agrees with them.
  */
-export async function miniStatement(ctx: HandlerContext, clientId: string): Promise<MiniStatement> {
+export async function miniStatement(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string): Promise<MiniStatement> {
   const policies = await policiesPart(ctx.scope, clientId);
   const outstandingInvoices = await outstandingPart(ctx.scope, clientId);
   const openClaims = await openClaimsPart(ctx.scope, clientId);

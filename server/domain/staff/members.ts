@@ -131,7 +131,7 @@ export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, bo
 }
 
 /** Changes a staff member the caller manages; fields left out stay, nullable ones sent as null are cleared. */
-export async function updateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string, body: Schemas['StaffMemberUpdate']): Promise<Staff> {
+export async function updateStaffMember(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, by: StaffCaller, id: string, body: Schemas['StaffMemberUpdate']): Promise<Staff> {
   const target = await memberRow(ctx.scope, by, id);
   checkManages(by, target);
   if (body.position !== undefined && body.position !== target.position) {
@@ -177,7 +177,7 @@ export async function updateStaffMember(ctx: HandlerContext, by: StaffCaller, id
  * at once (the session version moves on) and their live reset codes are retired, in one
  * transaction. Nobody deactivates themselves; an inactive member stays as they are.
  */
-export async function deactivateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string): Promise<Staff> {
+export async function deactivateStaffMember(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, by: StaffCaller, id: string): Promise<Staff> {
   const target = await memberRow(ctx.scope, by, id);
   if (id === by.staffId) throw forbidden('Nobody may deactivate themselves: ask another manager', 'OWN_ACCOUNT');
   checkManages(by, target);
@@ -192,7 +192,7 @@ export async function deactivateStaffMember(ctx: HandlerContext, by: StaffCaller
 }
 
 /** Lets a deactivated staff member the caller manages log in again; their old tokens stay retired. */
-export async function activateStaffMember(ctx: HandlerContext, by: StaffCaller, id: string): Promise<Staff> {
+export async function activateStaffMember(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, by: StaffCaller, id: string): Promise<Staff> {
   const target = await memberRow(ctx.scope, by, id);
   checkManages(by, target);
   await ctx.scope.updateTable('staff')
