@@ -4479,7 +4479,7 @@ export interface components {
              */
             error: string;
             /**
-             * @description A stable machine-readable code to switch on (`VALIDATION_ERROR`, `INVALID_CREDENTIALS`, ...).
+             * @description A stable machine-readable code to switch on (`VALIDATION_ERROR`, `INVALID_CREDENTIALS`, ...): one of the `ErrorCode` schema's, and those an operation can answer are in its `x-error-codes`, by status. New codes may be added; treat an unknown one by the HTTP status.
              * @example VALIDATION_ERROR
              */
             code?: string;
