@@ -148,12 +148,14 @@ export class ErrorReach {
    * the `new ApiError(...)` in its body, its parameters replaced by the call's arguments (or
    * their defaults).
    */
-  private helperSite(call: ts.CallExpression, helper: ts.VariableDeclaration | ts.FunctionDeclaration): ErrorSite {
+  private helperSite(call: ts.CallExpression, helper: ts.VariableDeclaration | ts.FunctionDeclaration): ErrorSite | undefined {
     const fn = ts.isVariableDeclaration(helper) ? helper.initializer : helper;
+    if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn))) return undefined;
     let made: ts.NewExpression | undefined;
     const find = (node: ts.Node) => { if (!made && ts.isNewExpression(node)) made = node; else if (!made) ts.forEachChild(node, find); };
-    if (fn) find(fn);
-    if (!made || !fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn))) return this.site(call, undefined, undefined);
+    find(fn);
+    // Not a helper that makes an error (the error body, a validation message).
+    if (!made) return undefined;
     const parameters = fn.parameters;
     const argumentFor = (expression: ts.Expression | undefined): ts.Expression | undefined => {
       if (!expression || !ts.isIdentifier(expression)) return expression;
@@ -172,10 +174,7 @@ export class ErrorReach {
     const file = path.resolve(declaration.getSourceFile().fileName);
     if (file === this.errorsModule) {
       if (ts.isNewExpression(node) && ts.isClassDeclaration(declaration)) return this.site(node, node.arguments?.[0], node.arguments?.[1]);
-      if (ts.isCallExpression(node) && (ts.isVariableDeclaration(declaration) || ts.isFunctionDeclaration(declaration))) {
-        const made = this.helperSite(node, declaration);
-        return made.problem === 'an error site without a status or code' ? undefined : made;
-      }
+      if (ts.isCallExpression(node) && (ts.isVariableDeclaration(declaration) || ts.isFunctionDeclaration(declaration))) return this.helperSite(node, declaration);
     }
     return undefined;
   }
