@@ -110,6 +110,7 @@ const docs: Item[] = [
   'authentication',
   'staff-permissions',
   'state-machines',
+  'errors',
   'scaling',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),

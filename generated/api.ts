@@ -4479,7 +4479,7 @@ export interface components {
              */
             error: string;
             /**
-             * @description A stable machine-readable code to switch on (`VALIDATION_ERROR`, `INVALID_CREDENTIALS`, ...).
+             * @description A stable machine-readable code to switch on (`VALIDATION_ERROR`, `INVALID_CREDENTIALS`, ...): one of the `ErrorCode` schema's, and those an operation can answer are in its `x-error-codes`, by status. New codes may be added; treat an unknown one by the HTTP status.
              * @example VALIDATION_ERROR
              */
             code?: string;
@@ -9974,6 +9974,11 @@ export interface components {
              */
             transactionStatus: components["schemas"]["TransactionStatus"];
         };
+        /**
+         * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
+         * @enum {string}
+         */
+        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */

@@ -129,6 +129,10 @@ function createPathFile(kind: CalledRow, create: KindCall): string {
     figure is refused with 422), numbers it (\`POL-0012\`) and, unless \`generateInvoice\` is false,
     raises its invoice in the same transaction.
   x-doc-slug: ${create.docSlug}
+  x-error-codes:
+    '404': [NOT_FOUND]
+    '409': [ALREADY_RENEWED, POLICY_NO_TAKEN, PRODUCT_DEACTIVATED]
+    '422': [PREMIUM_MISMATCH, PREMIUM_OUT_OF_LATITUDE]
   security:
     - apiKey: []
       bearerAuth: []
@@ -174,6 +178,10 @@ function quotePathFile(kind: CalledRow, quote: KindCall): string {
     refused with 422 \`PREMIUM_MISMATCH\`. A \`premium\` sent here is checked the same way.
     \`generateInvoice\` is accepted, as the body is the same, and does not change the price.
   x-doc-slug: ${quote.docSlug}
+  x-error-codes:
+    '404': [NOT_FOUND]
+    '409': [ALREADY_RENEWED, PRODUCT_DEACTIVATED]
+    '422': [PREMIUM_MISMATCH, PREMIUM_OUT_OF_LATITUDE]
   security:
     - apiKey: []
       bearerAuth: []

@@ -78,6 +78,7 @@ describe('every page of the product spec that exists now answers and shows its h
     ['/blog/welcome', /^Welcome to Coverline Developers 2\.1\.0$/],
     ['/docs', /^Introduction$/],
     ['/docs/authentication', /^Authentication$/],
+    ['/docs/errors', /^Errors$/],
     // Until createPolicy is in the contract a hand-written page holds this address; then its
     // generated page does (and is checked with the operation pages below).
     ...(operations.some((op) => op.slug === 'category/create-policy') ? [] : [['/docs/category/create-policy', /^Create policy$/] as [string, RegExp]]),
@@ -144,6 +145,22 @@ describe('a generated operation page', () => {
     await expect(page.getByRole('button', { name: /Send API Request/i }).isVisible()).resolves.toBe(true);
     await expect(page.locator('body').innerText()).resolves.toContain('http://localhost:3000/api/v1');
     await shot(page, 'operation-login');
+  });
+
+  it('lists the error codes the operation can answer, each linking to its entry on the Errors page', async () => {
+    const getPolicy = operations.find((op) => op.operationId === 'getPolicy')!;
+    const { page } = await open(`/docs/${getPolicy.slug}`);
+    const listed: Record<string, string[]> = contract.paths[getPolicy.path][getPolicy.method]['x-error-codes'];
+    const links = page.locator('main a[href^="/docs/errors#"]');
+    await links.first().waitFor();
+    await expect(links.allInnerTexts()).resolves.toEqual(Object.values(listed).flat());
+    await page.locator('main a[href="/docs/errors#NOT_FOUND"]').first().click();
+    await page.waitForURL(/\/docs\/errors#NOT_FOUND$/);
+    const entry = page.locator('[id="NOT_FOUND"]');
+    await expect(entry.innerText()).resolves.toContain('NOT_FOUND');
+    await expect(entry.isVisible()).resolves.toBe(true);
+    await expect(page.locator('main').innerText()).resolves.toContain('What to do:');
+    await shot(page, 'errors-not-found');
   });
 
   it('places the page in the sidebar under its x-doc-slug folder, and links the Authorization box to the guide', async () => {

@@ -3,9 +3,10 @@ import fp from 'fastify-plugin';
 import { numberOutOfRange } from '../platform/db/errors.js';
 import { ApiError, errorBody, HtmlError, validationMessage } from '../platform/errors.js';
 
-/** Answers `{statusCode, message, error, code}`: the one error shape of the API. */
-export function sendError(reply: FastifyReply, statusCode: number, message: string, code?: string) {
-  return reply.code(statusCode).type('application/json').send(errorBody(statusCode, message, code));
+/** Answers `{statusCode, message, error, code}`: the one error shape of the API (with the error's headers). */
+function sendError(reply: FastifyReply, error: ApiError) {
+  reply.headers(error.headers);
+  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code));
 }
 
 /** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */
@@ -15,14 +16,23 @@ function lostDatabaseConnection(error: Error): boolean {
   return /Connection terminated|Client has encountered a connection error|connection is closed/i.test(error.message);
 }
 
-/** Fastify's own 4xx errors, in our words and codes. */
-const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => [code: string, message: string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => ['PAYLOAD_TOO_LARGE', 'Request body is too large'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) => ['UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here`],
-  FST_ERR_CTP_INVALID_JSON_BODY: () => ['INVALID_JSON', 'The body is not valid JSON'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => ['INVALID_JSON', 'The body is empty but Content-Type is application/json'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ['INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'],
+/** Fastify's own 4xx errors (reading a body), in our words and codes. */
+const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here`),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError(400, 'INVALID_JSON', 'The body is empty but Content-Type is application/json'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, 'INVALID_CONTENT_LENGTH', 'Content-Length does not match the body'),
 };
+
+/** A 4xx Fastify raised while reading a request, as the API answers it: 413 and 415 as such, any other a 400. */
+export function fastifyClientError(error: FastifyError, request: FastifyRequest): ApiError {
+  const known = FASTIFY_ERRORS[error.code]?.(request);
+  if (known) return known;
+  if (error.statusCode === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', error.message);
+  if (error.statusCode === 415) return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', error.message);
+  return new ApiError(400, 'BAD_REQUEST', error.message);
+}
 
 /** Longest path parameter routed (ids are 36 characters; numbers and slugs far less): past it, 414. */
 export const MAX_PARAM_LENGTH = 100;
@@ -39,9 +49,9 @@ const quotedPath = (url: string) => {
  */
 export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return sendError(reply, 414, `A path parameter of ${quotedPath(request.url)} is longer than ${MAX_PARAM_LENGTH} characters`, 'URI_TOO_LONG');
+    return sendError(reply, new ApiError(414, 'URI_TOO_LONG', `A path parameter of ${quotedPath(request.url)} is longer than ${MAX_PARAM_LENGTH} characters`));
   }
-  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, `${quotedPath(request.url)} is not a valid URL`, 'BAD_URL');
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, new ApiError(400, 'BAD_URL', `${quotedPath(request.url)} is not a valid URL`));
   return handleError(error, request, reply);
 }
 
@@ -51,41 +61,32 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
     reply.headers(error.headers);
     return reply.code(error.statusCode).type('text/html; charset=utf-8').send(error.html);
   }
-  if (error instanceof ApiError) {
-    reply.headers(error.headers);
-    return sendError(reply, error.statusCode, error.message, error.code);
-  }
+  if (error instanceof ApiError) return sendError(reply, error);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation?.length) {
     const context = fastifyError.validationContext === 'querystring' ? 'query' : fastifyError.validationContext ?? 'request';
-    return sendError(reply, 400, validationMessage(context, fastifyError.validation as any), 'VALIDATION_ERROR');
+    return sendError(reply, new ApiError(400, 'VALIDATION_ERROR', validationMessage(context, fastifyError.validation as any)));
   }
   const status = fastifyError.statusCode;
-  if (status && status >= 400 && status < 500) {
-    const [code, message] = FASTIFY_ERRORS[fastifyError.code]?.(request) ?? [
-      status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST',
-      fastifyError.message,
-    ];
-    return sendError(reply, status, message, code);
-  }
+  if (status && status >= 400 && status < 500) return sendError(reply, fastifyClientError(fastifyError, request));
   if (numberOutOfRange(error)) {
     // The contract's maximums keep inputs within the columns; a product of two (an amount at an
     // exchange rate) can still overflow one. Nothing was written: the transaction rolled back.
     request.log.warn({ err: error }, 'number out of range');
-    return sendError(reply, 400, 'A number in the request is too large to be stored (an amount or its converted amount); nothing was saved', 'NUMBER_OUT_OF_RANGE');
+    return sendError(reply, new ApiError(400, 'NUMBER_OUT_OF_RANGE', 'A number in the request is too large to be stored (an amount or its converted amount); nothing was saved'));
   }
   if (lostDatabaseConnection(error)) {
     // The transaction died with its connection, so nothing was written: the caller may retry.
     request.log.warn({ err: error }, 'database connection lost');
-    reply.header('retry-after', '1');
-    return sendError(reply, 503, 'The database connection was lost and nothing was saved; retry the request (with the same Idempotency-Key)', 'SERVICE_UNAVAILABLE');
+    return sendError(reply, new ApiError(503, 'SERVICE_UNAVAILABLE',
+      'The database connection was lost and nothing was saved; retry the request (with the same Idempotency-Key)', { 'retry-after': '1' }));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendError(reply, 500, 'Internal Server Error', 'INTERNAL_ERROR');
+  return sendError(reply, new ApiError(500, 'INTERNAL_ERROR', 'Internal Server Error'));
 }
 
 /** Every error, anywhere (validation, security, handlers, unknown routes), in the one error shape. */
 export const errorHandling = fp(async (app) => {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${quotedPath(request.url)} not found`, 'ROUTE_NOT_FOUND'));
+  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, 'ROUTE_NOT_FOUND', `Route ${request.method} ${quotedPath(request.url)} not found`)));
 }, { name: 'coverline-errors', fastify: '5.x' });

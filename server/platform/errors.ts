@@ -1,10 +1,17 @@
 import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '../../generated/errors.js';
 
-/** A failure the caller can act on: it becomes `{statusCode, message, error, code}`. */
+export type { ErrorCode };
+
+/**
+ * A failure the caller can act on: it becomes `{statusCode, message, error, code}`. The code is one
+ * of the catalogue's (spec/errors.yaml, generated into `ErrorCode`), and the operation that can
+ * throw it lists it for its status in its `x-error-codes` (test/static/error-codes.test.ts checks).
+ */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -18,17 +25,18 @@ export class ApiError extends Error {
  * with its status, where the contract declares a `text/html` answer for that status.
  */
 export class HtmlError extends ApiError {
-  constructor(statusCode: number, code: string, message: string, readonly html: string, headers: Record<string, string> = {}) {
+  constructor(statusCode: number, code: ErrorCode, message: string, readonly html: string, headers: Record<string, string> = {}) {
     super(statusCode, code, message, headers);
     this.name = 'HtmlError';
   }
 }
 
-export const badRequest = (message: string, code = 'VALIDATION_ERROR') => new ApiError(400, code, message);
-export const unauthorized = (message: string, code = 'UNAUTHORIZED') => new ApiError(401, code, message);
-export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
+/** The helpers: a 400 is a validation error unless it says otherwise; 401, 403 and 409 name their own code. */
+export const badRequest = (message: string, code: ErrorCode = 'VALIDATION_ERROR') => new ApiError(400, code, message);
+export const unauthorized = (message: string, code: ErrorCode) => new ApiError(401, code, message);
+export const forbidden = (message: string, code: ErrorCode) => new ApiError(403, code, message);
 export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
-export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
+export const conflict = (message: string, code: ErrorCode) => new ApiError(409, code, message);
 /**
  * 429 with when to retry (Retry-After) and the limit that was hit, in the IETF draft's RateLimit
  * fields (RateLimit-Limit: attempts a window allows, RateLimit-Remaining: none left,
@@ -46,10 +54,10 @@ export interface ErrorBody {
   statusCode: number;
   message: string;
   error: string;
-  code?: string;
+  code?: ErrorCode;
 }
 
-export function errorBody(statusCode: number, message: string, code?: string): ErrorBody {
+export function errorBody(statusCode: number, message: string, code?: ErrorCode): ErrorBody {
   return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', ...(code ? { code } : {}) };
 }
 

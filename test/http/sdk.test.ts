@@ -174,6 +174,13 @@ describeSdk('generated SDK against a running server', () => {
     expect(wrongPassword.body.code).toBe('INVALID_CREDENTIALS');
   });
 
+  it('error codes are the SDK\'s ErrorCode values, which an integrator can switch on', async () => {
+    const wrongPassword = await failure(auth().login({ loginRequest: { username: 'nobody@example.com', password: 'not-the-password' } }));
+    const code = wrongPassword.body.code as import('../../generated/sdk/index.js').ErrorCode;
+    expect(Object.values(sdk.ErrorCode)).toContain(code);
+    expect(code).toBe(sdk.ErrorCode.INVALID_CREDENTIALS);
+  });
+
   it('Lookups: listInsurers, listCountries, listCurrencies', async () => {
     const insurers = await lookups().listInsurers({ type: sdk.InsurerType.INSURER });
     expect(insurers.data.length).toBeGreaterThan(0);

@@ -34,11 +34,23 @@ const jsonExamples = (body: Json | undefined): Record<string, Json> =>
     .map(([name, example]) => [name, resolve(example as Json).value]));
 
 describe('examples', () => {
+  // An example of a response many operations share (components/responses) shows a code of its
+  // status, not necessarily one each of them answers: its code is checked against the catalogue.
   const responseExamples = operations.flatMap((op) => Object.entries(op.responses as Json).flatMap(([status, response]) =>
-    Object.entries(jsonExamples(response)).map(([name, value]) => [`${op.operationId} ${status} ${name}`, op.operationId, Number(status), value] as const)));
+    Object.entries(jsonExamples(response)).map(([name, value]) =>
+      [`${op.operationId} ${status} ${name}`, op.operationId, Number(status), value, (response as Json).$ref ? 'catalogue' : 'operation'] as const)));
 
-  it.each(responseExamples)('%s is an answer its operation may give', (_label, operationId, statusCode, value) => {
-    expect(conformanceProblems(operationId, { statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) })).toEqual([]);
+  it.each(responseExamples)('%s is an answer its operation may give', (_label, operationId, statusCode, value, codesOf) => {
+    expect(conformanceProblems(operationId, { statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) }, codesOf))
+      .toEqual([]);
+  });
+
+  it('checks an error answer\'s code against its operation\'s x-error-codes', () => {
+    const answer = (code: string) => ({ statusCode: 404, headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ statusCode: 404, message: 'Policy not found', error: 'Not Found', code }) });
+    expect(conformanceProblems('getPolicy', answer('NOT_FOUND'))).toEqual([]);
+    expect(conformanceProblems('getPolicy', answer('ROUTE_NOT_FOUND'))).toEqual(["error code ROUTE_NOT_FOUND is not in getPolicy's x-error-codes for 404 (listed: NOT_FOUND)"]);
+    expect(conformanceProblems('getPolicy', answer('CART_EMPTY'), 'catalogue')).toEqual(['error code CART_EMPTY is not a 404 code of spec/errors.yaml']);
   });
 
   // A typed create or quote shows the answer to its own request example, not a shared one of another kind.

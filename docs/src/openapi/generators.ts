@@ -18,14 +18,29 @@ export function docSlugOf(operation: object): string | undefined {
   return typeof slug === 'string' && slug !== '' ? slug : undefined;
 }
 
-/** The plugin's page body, opening with the operationId: the SDK method and the server handler share it. */
+/**
+ * The operation's error codes (its `x-error-codes`, by status) as a Markdown list, each code a link
+ * to its entry on the Errors page (docs/docs/errors.md, written by `npm run generate`).
+ */
+export function errorCodesMarkdown(operation: object): string | undefined {
+  const byStatus = (operation as { 'x-error-codes'?: Record<string, string[]> })['x-error-codes'];
+  if (!byStatus || Object.keys(byStatus).length === 0) return undefined;
+  const lines = Object.entries(byStatus).map(([status, codes]) =>
+    `- **${status}**: ${codes.map((code) => `[\`${code}\`](/docs/errors#${code})`).join(', ')}`);
+  return `**Errors** (the \`code\` of an error answer, by status; see [Errors](/docs/errors)):\n\n${lines.join('\n')}`;
+}
+
+/**
+ * The plugin's page body, opening with the operationId (the SDK method and the server handler
+ * share it) and ending with the error codes the operation can answer.
+ */
 export const apiPageMarkdown: ApiPageGenerator = (page) => {
   const { operationId, description } = page.api;
   const note = operationId ? `Operation ID: \`${operationId}\` (the SDK method of the same name calls it).` : undefined;
   return createApiPageMD({
     ...page,
     infoPath: undefined, // the explorer's Authorization box (front matter info_path) links to the guide instead
-    api: { ...page.api, description: [note, description].filter(Boolean).join('\n\n') },
+    api: { ...page.api, description: [note, description, errorCodesMarkdown(page.api)].filter(Boolean).join('\n\n') },
   });
 };
 

@@ -22,7 +22,7 @@ export type CompanyUpdate = Schemas['CompanyUpdate'];
 export type CompanyServices = Pick<Services, 'config' | 'db' | 'clock' | 'notifier' | 'storage'> & Partial<Pick<Services, 'credentials'>>;
 
 /** The unique constraints of `companies` -> the field a caller sent, and the error code. */
-const UNIQUE_FIELDS: Record<string, { field: 'identifier' | 'subdomain' | 'dbName'; code: string }> = {
+const UNIQUE_FIELDS: Record<string, { field: 'identifier' | 'subdomain' | 'dbName'; code: 'IDENTIFIER_TAKEN' | 'SUBDOMAIN_TAKEN' | 'DB_NAME_TAKEN' }> = {
   companies_identifier_key: { field: 'identifier', code: 'IDENTIFIER_TAKEN' },
   companies_subdomain_key: { field: 'subdomain', code: 'SUBDOMAIN_TAKEN' },
   companies_db_name_key: { field: 'dbName', code: 'DB_NAME_TAKEN' },

@@ -32,7 +32,7 @@ type StaffListQuery = {
 /** The positions a branch manager may give and manage: below their own. */
 const BELOW_BRANCH_MANAGER: readonly StaffPosition[] = ['LEVEL_OFFICER', 'HEAD_OF_DEPARTMENT'];
 
-const UNIQUE_FIELDS: Record<string, { field: string; code: string }> = {
+const UNIQUE_FIELDS: Record<string, { field: string; code: 'EMAIL_TAKEN' | 'PHONE_NUMBER_TAKEN' | 'STAFF_NO_TAKEN' }> = {
   staff_tenant_email_key: { field: 'body.email', code: 'EMAIL_TAKEN' },
   staff_tenant_phone_key: { field: 'body.phoneNumber', code: 'PHONE_NUMBER_TAKEN' },
   staff_tenant_staff_no_key: { field: 'body.staffNo', code: 'STAFF_NO_TAKEN' },
