@@ -80,10 +80,31 @@ export class ErrorReach {
     const declaration = this.declarationNamed(file, name) as ts.VariableDeclaration;
     const members = new Map<string, ts.Node>();
     for (const property of this.checker.getTypeAtLocation(declaration.name).getProperties()) {
-      const declared = property.valueDeclaration ?? property.declarations?.[0];
+      const declared = property.valueDeclaration ?? property.declarations?.[0] ?? this.contributorOf(declaration, property.getName());
       if (declared) members.set(property.getName(), declared);
     }
     return members;
+  }
+
+  /**
+   * Where a member with no declaration of its own comes from (a map typed as a mapped type, built
+   * from a generated list: `Object.fromEntries(ids.map((id) => [id, handler]))`): through the
+   * object literals' spreads down to the constant whose value makes it, whose initializer is then
+   * walked as the member's node.
+   */
+  private contributorOf(declaration: ts.Node, member: string): ts.Node | undefined {
+    if (!ts.isVariableDeclaration(declaration) || !declaration.initializer) return undefined;
+    let value: ts.Expression = declaration.initializer;
+    while (ts.isAsExpression(value) || ts.isSatisfiesExpression(value) || ts.isParenthesizedExpression(value)) value = value.expression;
+    if (!ts.isObjectLiteralExpression(value)) return declaration;
+    for (const property of value.properties) {
+      if (!ts.isSpreadAssignment(property) || !this.checker.getTypeAtLocation(property.expression).getProperty(member)) continue;
+      let symbol = this.checker.getSymbolAtLocation(property.expression);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+      const source = symbol?.valueDeclaration;
+      return source ? this.contributorOf(source, member) ?? source : undefined;
+    }
+    return undefined;
   }
 
   /** Every error site reachable from `starts`, not going through `except`. */
