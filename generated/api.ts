@@ -10146,6 +10146,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description A `premium` was sent (for the policy or an asset) that is not the server's price; `message` gives the price. */
+        PremiumMismatch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /**
          * @description The payment cannot be taken as asked: its amount is more than is left to pay on the invoice
          *     (`AMOUNT_EXCEEDS_BALANCE`; send what remains, or 0 to pay exactly that), or the `Idempotency-Key`
@@ -10409,15 +10418,6 @@ export interface components {
         };
         /** @description The policy named in `oldPolicyId` has already been renewed. */
         PolicyConflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /** @description A `premium` was sent (for the policy or an asset) that is not the server's price; `message` gives the price. */
-        PremiumMismatch: {
             headers: {
                 [name: string]: unknown;
             };
@@ -11355,6 +11355,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -16529,6 +16530,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -16575,6 +16577,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PremiumMismatch"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -174,6 +174,15 @@ describe('getPolicy, updatePolicy, deletePolicy: GET, PATCH, DELETE /client/poli
     expect(bad.json().message).toBe('body.assets[0].coverage is required');
   });
 
+  it('refuses an asset premium that is not the server\'s price with 422 PREMIUM_MISMATCH, naming the price, and changes nothing', async () => {
+    const policy = (await create(autoBody())).json().data;
+    const res = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${policy.id}`, token, payload: { assets: [car({ sumInsured: 100000, premium: 1 })] } });
+    expect({ status: res.statusCode, code: res.json().code, message: res.json().message }).toEqual({
+      status: 422, code: 'PREMIUM_MISMATCH', message: 'body.assets[0].premium must be 4300.00 GHS, the price of this cover (leave premium out to accept it)',
+    });
+    expect((await get(policy.id)).json().data.premium).toBe(policy.premium);
+  });
+
   it('takes a fleet discount on a kind that has one (AUTO) and refuses it on any other (409 NOT_APPLICABLE)', async () => {
     const motor = (await create(autoBody())).json().data;
     const discounted = await h.call({ method: 'PATCH', url: `/api/v1/client/policies/${motor.id}`, token, payload: { fleetDiscountRate: 10 } });
