@@ -18,8 +18,7 @@ import { ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
  * database took a harness about 14 s on a busy machine (PGlite's initdb, then 23 migrations),
  * loading a copy of a migrated one under 2 s. Embedded: a `dumpDataDir()` tarball in the temp
  * folder; PostgreSQL: a template database that `CREATE DATABASE ... TEMPLATE` copies. Both are named
- * by a digest of what makes them (the migrations, the seed and its data, this file, PGlite's
- * version), so a changed migration makes a new one and an unchanged one is reused across runs.
+ * by a digest of what makes them (server/platform/db, the dependency versions, this file), so a changed migration makes a new one and an unchanged one is reused across runs.
  * The copy holds the migrated schema, the sandbox seed and the other tenant, and no Api-Key: each
  * harness adds keys of its own. test/platform/migrations.test.ts still migrates from empty.
  */
@@ -29,7 +28,7 @@ const root = path.resolve(here, '../..');
 const require = createRequire(import.meta.url);
 
 /** A second tenant with its own key, for the forbidden paths. */
-export const OTHER_TENANT = {
+const OTHER_TENANT = {
   name: 'Other Tenant Assurance', identifier: 'OTHER-TENANT', email: 'ops@other-tenant.example', type: 'INSURER',
   kind: 'NON_LIFE', shortName: 'Other', description: 'A second tenant for isolation tests', primaryColor: '#000000',
   smsSenderId: 'OTHER', subdomain: 'othertenant', address: 'Elsewhere', country: 'NG', firebaseProjectId: 'other-project',
@@ -54,16 +53,14 @@ let digestMemo: string | undefined;
 export function templateDigest(): string {
   if (digestMemo) return digestMemo;
   const hash = createHash('sha256');
+  // The whole db folder (migrations, the seed, its data, the reference data they load), the
+  // dependency versions (PGlite's data format, the country and currency lists), and this file.
   const sources = [
-    ...filesUnder(path.join(root, 'server/platform/db/migrations')),
-    ...filesUnder(path.join(root, 'server/platform/db/data')),
-    path.join(root, 'server/platform/db/migrate.ts'),
-    path.join(root, 'server/platform/db/seed.ts'),
+    ...filesUnder(path.join(root, 'server/platform/db')),
+    path.join(root, 'package-lock.json'),
     fileURLToPath(import.meta.url),
   ];
   for (const file of sources) hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  // PGlite's data files are of its version (its package.json is not in its exports).
-  hash.update(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
   return (digestMemo = hash.digest('hex').slice(0, 16));
 }
 

@@ -265,8 +265,9 @@ describe('POST /webhooks/payments/{provider}', () => {
     const { invoiceId } = await invoiced();
     const tx = await pay({ invoiceId, paymentMethod: 'ONLINE' });
     const body = event(tx, 'checkout.completed');
-    // The clock stopped: the server reads the same time the signatures are made from, however slow the machine.
-    h.clock.freeze();
+    // The clock stopped on a whole second: the server reads the time the signatures are made from,
+    // however slow the machine, and a header's whole-second `t` is exactly that time.
+    h.clock.freeze(new Date(Math.floor(h.clock.now().getTime() / 1000) * 1000).toISOString());
     const at = (minutes: number) => new Date(h.clock.now().getTime() + minutes * 60_000);
     const stale = await deliver(body, { at: at(-6) });
     expect(stale.statusCode).toBe(401);
