@@ -1,15 +1,32 @@
 import type { Config } from 'jest';
 
 // ESM TypeScript through ts-jest; type checking is `npm run typecheck`'s job, so tests only transpile.
-const config: Config = {
+const typescript: Config = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  // Generous: a suite builds its own database and app in beforeAll, slow on a busy 2-core machine.
+};
+
+/**
+ * Three projects, run together by `npm test` (`--selectProjects` picks some): checks of the source
+ * and contract (test/static) and the domain's unit tests need no database; the API's tests do, and
+ * their globalSetup makes the migrated database each harness copies (test/helpers/database-template.ts).
+ */
+const config: Config = {
+  projects: [
+    { ...typescript, displayName: 'static', testMatch: ['<rootDir>/test/static/**/*.test.ts'] },
+    { ...typescript, displayName: 'domain', testMatch: ['<rootDir>/test/domain/**/*.test.ts'] },
+    {
+      ...typescript,
+      displayName: 'api',
+      testMatch: ['<rootDir>/test/{http,platform,browser}/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+    },
+  ],
+  // Generous: a suite builds its own app in beforeAll, slow on a busy 2-core machine.
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -2,27 +2,34 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app/app.js';
 import type { PaymentProvider } from '../../server/platform/payments/provider.js';
 import type { Clock } from '../../server/platform/clock.js';
 import { loadConfig, type Config } from '../../server/platform/config.js';
 import { openDatabase, type ChangeFeed, type Db } from '../../server/platform/db/database.js';
-import { migrateToLatest } from '../../server/platform/db/migrate.js';
-import { ensureApiKey, ensureCompany, seedSandbox } from '../../server/platform/db/seed.js';
+import { ensureApiKey } from '../../server/platform/db/seed.js';
 import { CREDENTIALS_CHANNEL } from '../../server/platform/auth/credential-cache.js';
 import { examplesAnchorDate } from '../../server/platform/example-dates.js';
 import { publishedDocument } from '../../server/platform/openapi.js';
+import { createDatabaseCopy, dropDatabaseCopy, snapshotBlob, tenantsOf } from './database-template.js';
 import { conformanceProblems, operationFor, watchResponseDrift } from './contract.js';
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
   private offsetMs = 0;
-  now() { return new Date(Date.now() + this.offsetMs); }
-  advance(ms: number) { this.offsetMs += ms; }
-  /** Sets the time to `iso` (then it runs on from there). */
-  set(iso: string) { this.offsetMs = Date.parse(iso) - Date.now(); }
+  private frozenMs: number | undefined;
+  now() { return new Date(this.frozenMs ?? Date.now() + this.offsetMs); }
+  advance(ms: number) {
+    if (this.frozenMs === undefined) this.offsetMs += ms; else this.frozenMs += ms;
+  }
+  /** Sets the time to `iso` (then it runs on from there, frozen or not). */
+  set(iso: string) { this.frozenMs = undefined; this.offsetMs = Date.parse(iso) - Date.now(); }
+  /**
+   * Stops the time where it is (or at `iso`) until `set` is called: for a test whose figures depend
+   * on the seconds between two readings (the server's and the test's), which a busy machine stretches.
+   */
+  freeze(iso?: string) { this.frozenMs = iso === undefined ? this.now().getTime() : Date.parse(iso); }
 }
 
 /**
@@ -33,6 +40,19 @@ export class TestClock implements Clock {
  */
 export const EXAMPLES_DAY = `${examplesAnchorDate(publishedDocument())}T09:00:00Z`;
 
+/**
+ * Answers once `app` has received every credential notice committed so far: a notice of its own,
+ * sent now, has come back, and notices arrive in commit order. A signal to wait for rather than a
+ * time to sleep. Nothing to wait for while the app keeps no credentials (no notices received).
+ */
+export async function credentialNoticesArrived(app: FastifyInstance, db: Db): Promise<void> {
+  if (!app.services.credentials.active) return;
+  const tag = `sync:${randomBytes(8).toString('hex')}`;
+  const noticed = app.services.credentials.noticed(tag);
+  await sql`select pg_notify(${CREDENTIALS_CHANNEL}, ${tag})`.execute(db);
+  await noticed;
+}
+
 export interface Harness {
   app: FastifyInstance;
   db: Db;
@@ -41,8 +61,8 @@ export interface Harness {
   driver: 'pg' | 'pglite';
   /** The database's change notices (the app's credential cache listens to them). */
   changes: ChangeFeed;
-  /** The PostgreSQL schema this harness owns (pg only). */
-  schema?: string;
+  /** The PostgreSQL database this harness owns, a copy of the template (pg only): for a second connection to it. */
+  databaseUrl?: string;
   /** The seeded sandbox tenant. */
   tenantId: string;
   apiKey: string;
@@ -55,31 +75,24 @@ export interface Harness {
 }
 
 /**
- * A fresh API over its own database: in-memory PGlite, or a new schema on the PostgreSQL server
- * when DATABASE_URL is set, so suites never see each other's rows.
+ * A fresh API over its own database, a copy of the migrated and seeded template: in-memory PGlite,
+ * or a new database on the PostgreSQL server when DATABASE_URL is set, so suites never see each
+ * other's rows.
  */
 export async function createHarness(
   overrides: Partial<Config> = {},
   options: { beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider } = {},
 ): Promise<Harness> {
   const url = process.env.DATABASE_URL;
-  const schema = url ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  if (url && schema) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-  }
-  const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', schema, poolSize: 20 });
-  await migrateToLatest(handle.db);
+  // A copy of the migrated, seeded template (test/helpers/database-template.ts), not a migration per harness.
+  const copy = url ? await createDatabaseCopy(url) : undefined;
+  const handle = copy
+    ? await openDatabase({ databaseUrl: copy.url, dataDir: 'memory://', poolSize: 20 })
+    : await openDatabase({ dataDir: 'memory://', loadDataDir: await snapshotBlob() });
+  const { tenantId, otherTenantId } = await tenantsOf(handle.db);
   const apiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const { tenantId } = await seedSandbox(handle.db, apiKey);
   const otherApiKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const otherTenantId = await ensureCompany(handle.db, {
-    name: 'Other Tenant Assurance', identifier: 'OTHER-TENANT', email: 'ops@other-tenant.example', type: 'INSURER',
-    kind: 'NON_LIFE', shortName: 'Other', description: 'A second tenant for isolation tests', primaryColor: '#000000',
-    smsSenderId: 'OTHER', subdomain: 'othertenant', address: 'Elsewhere', country: 'NG', firebaseProjectId: 'other-project',
-  });
+  await ensureApiKey(handle.db, tenantId, apiKey);
   await ensureApiKey(handle.db, otherTenantId, otherApiKey);
 
   const config: Config = {
@@ -97,23 +110,20 @@ export async function createHarness(
   /**
    * On PostgreSQL a credential changed in the database (a test's direct write) reaches the app's
    * credential cache as a notice on another connection, a few milliseconds after the commit: each
-   * call first waits for a notice of its own, sent now, to come back, so it sees every change
-   * committed before it, as a request made through the API after the change does.
+   * call first waits for the notices committed before it (bounded, so a lost notice fails the
+   * check after it rather than hanging), as a request made through the API after the change does.
    */
   const credentialsSettled = async () => {
-    if (handle.driver !== 'pg' || !app.services.credentials.active) return;
-    const tag = `sync:${randomBytes(8).toString('hex')}`;
-    const noticed = app.services.credentials.noticed(tag);
-    await sql`select pg_notify(${CREDENTIALS_CHANNEL}, ${tag})`.execute(handle.db);
+    if (handle.driver !== 'pg') return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([noticed, new Promise((resolve) => { timer = setTimeout(resolve, 5_000); })]);
+    await Promise.race([credentialNoticesArrived(app, handle.db), new Promise((resolve) => { timer = setTimeout(resolve, 5_000); })]);
     clearTimeout(timer);
   };
   await app.ready();
   const called = new Set<string>();
 
   return {
-    app, db: handle.db, changes: handle.changes, config, clock, driver: handle.driver, schema, tenantId, apiKey, otherTenantId, otherApiKey,
+    app, db: handle.db, changes: handle.changes, config, clock, driver: handle.driver, databaseUrl: copy?.url, tenantId, apiKey, otherTenantId, otherApiKey,
     async call({ apiKey: key, token, headers, ...options }) {
       const sent: Record<string, string> = { ...(headers as Record<string, string>) };
       const chosen = key === undefined ? apiKey : key;
@@ -143,12 +153,7 @@ export async function createHarness(
       }
       await app.close();
       await handle.close();
-      if (url && schema) {
-        const admin = new pg.Client({ connectionString: url });
-        await admin.connect();
-        await admin.query(`drop schema ${schema} cascade`);
-        await admin.end();
-      }
+      if (url && copy) await dropDatabaseCopy(url, copy.name);
     },
   };
 }

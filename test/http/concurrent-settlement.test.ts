@@ -25,8 +25,7 @@ let productId: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  const url = process.env.DATABASE_URL;
-  secondDb = url ? await openDatabase({ databaseUrl: url, dataDir: 'memory://', schema: h.schema, poolSize: 20 }) : undefined;
+  secondDb = h.databaseUrl ? await openDatabase({ databaseUrl: h.databaseUrl, dataDir: 'memory://', poolSize: 20 }) : undefined;
   second = await buildApp({ config: h.config, db: secondDb?.db ?? h.db, clock: h.clock });
   await second.ready();
   client = await signUp(h);

@@ -6,7 +6,7 @@ import { hashApiKey } from '../../server/platform/auth/api-keys.js';
 import { openDatabase, type DatabaseHandle } from '../../server/platform/db/database.js';
 import { ensureApiKey } from '../../server/platform/db/seed.js';
 import { signUp } from '../helpers/clients.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { createHarness, credentialNoticesArrived, type Harness } from '../helpers/harness.js';
 import { staffSession } from '../helpers/staff.js';
 
 /**
@@ -15,7 +15,8 @@ import { staffSession } from '../helpers/staff.js';
  * NOTIFY at commit): whoever changes a credential, the API, a script or psql, every instance
  * refuses it from the moment the notice arrives. On PostgreSQL the notice travels on its own
  * connection, a few milliseconds after the commit: the checks on another instance wait for it
- * (up to 5 s); on the instance that made the change through the API it holds at once.
+ * (a notice of the test's own, sent after the change, has come back); on the instance that made
+ * the change through the API it holds at once.
  */
 
 let h: Harness;
@@ -24,9 +25,8 @@ let secondDb: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   h = await createHarness();
-  const url = process.env.DATABASE_URL;
   // A second instance, as a second process would be: on PostgreSQL its own pool and its own listener.
-  secondDb = url ? await openDatabase({ databaseUrl: url, dataDir: 'memory://', schema: h.schema, poolSize: 5 }) : undefined;
+  secondDb = h.databaseUrl ? await openDatabase({ databaseUrl: h.databaseUrl, dataDir: 'memory://', poolSize: 5 }) : undefined;
   second = await buildApp({ config: h.config, db: secondDb?.db ?? h.db, changes: secondDb?.changes ?? h.changes, clock: h.clock });
   await second.ready();
 }, 600_000);
@@ -39,15 +39,10 @@ afterAll(async () => {
 const accountOn = (app: FastifyInstance, token: string, apiKey = h.apiKey) =>
   app.inject({ method: 'GET', url: '/api/v1/client/account', headers: { 'api-key': apiKey, authorization: `Bearer ${token}` } });
 
-/** The status `check` answers, once it is `want` or after 5 s (a notice on PostgreSQL comes on its own connection). */
-async function statusBecomes(want: number, check: () => Promise<{ statusCode: number }>): Promise<number> {
-  const until = Date.now() + 5_000;
-  let status = (await check()).statusCode;
-  while (status !== want && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    status = (await check()).statusCode;
-  }
-  return status;
+/** What `check` answers once `app` has received the notices committed so far (a signal, not a sleep). */
+async function statusOnceNoticed(app: FastifyInstance, check: () => Promise<{ statusCode: number }>): Promise<number> {
+  await credentialNoticesArrived(app, h.db);
+  return (await check()).statusCode;
 }
 
 const jtiOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).jti as string;
@@ -68,7 +63,7 @@ describe('credentials kept between requests', () => {
 
     // The notice the trigger would have sent drops it: the next request reads the revoked key.
     await sql`select pg_notify('coverline_credentials', ${`api-key:${hashApiKey(key)}`})`.execute(h.db);
-    expect(await statusBecomes(401, () => accountOn(h.app, token, key))).toBe(401);
+    expect(await statusOnceNoticed(h.app, () => accountOn(h.app, token, key))).toBe(401);
   });
 
   it('a token revoked by a write outside the API is refused by every instance', async () => {
@@ -76,16 +71,16 @@ describe('credentials kept between requests', () => {
     expect((await accountOn(h.app, token)).statusCode).toBe(200);
     expect((await accountOn(second, token)).statusCode).toBe(200);
     await h.db.insertInto('revoked_tokens').values({ jti: jtiOf(token), tenant_id: h.tenantId, expires_at: new Date(Date.now() + 3_600_000) }).execute();
-    expect(await statusBecomes(401, () => accountOn(h.app, token))).toBe(401);
-    expect(await statusBecomes(401, () => accountOn(second, token))).toBe(401);
+    expect(await statusOnceNoticed(h.app, () => accountOn(h.app, token))).toBe(401);
+    expect(await statusOnceNoticed(second, () => accountOn(second, token))).toBe(401);
   });
 
   it('a client deactivated in the database is refused by every instance', async () => {
     const { token, account } = await signUp(h);
     expect((await accountOn(second, token)).statusCode).toBe(200);
     await h.db.updateTable('clients').set({ is_active: false }).where('id', '=', account.id).execute();
-    expect(await statusBecomes(401, () => accountOn(h.app, token))).toBe(401);
-    expect(await statusBecomes(401, () => accountOn(second, token))).toBe(401);
+    expect(await statusOnceNoticed(h.app, () => accountOn(h.app, token))).toBe(401);
+    expect(await statusOnceNoticed(second, () => accountOn(second, token))).toBe(401);
   });
 
   it('logging out on one instance: that instance refuses the token at once, the other as the notice arrives', async () => {
@@ -95,7 +90,7 @@ describe('credentials kept between requests', () => {
     const out = await h.call({ method: 'POST', url: '/api/v1/auth/logout', token });
     expect(out.statusCode).toBe(200);
     expect((await accountOn(h.app, token)).statusCode).toBe(401);
-    expect(await statusBecomes(401, () => accountOn(second, token))).toBe(401);
+    expect(await statusOnceNoticed(second, () => accountOn(second, token))).toBe(401);
   });
 
   it('a staff member demoted in the database loses what the old position allowed, on every instance', async () => {
@@ -108,7 +103,7 @@ describe('credentials kept between requests', () => {
     expect((await openBranch(second)).statusCode).toBe(400);
     const { department_id: departmentId } = await h.db.selectFrom('staff').select('department_id').where('department_id', 'is not', null).limit(1).executeTakeFirstOrThrow();
     await h.db.updateTable('staff').set({ position: 'LEVEL_OFFICER', department_id: departmentId }).where('id', '=', manager.id).execute();
-    expect(await statusBecomes(403, () => openBranch(h.app))).toBe(403);
-    expect(await statusBecomes(403, () => openBranch(second))).toBe(403);
+    expect(await statusOnceNoticed(h.app, () => openBranch(h.app))).toBe(403);
+    expect(await statusOnceNoticed(second, () => openBranch(second))).toBe(403);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Decimal } from 'decimal.js';
 import type { TransactionStatus } from '../../server/platform/db/schema.js';
 import { raiseDueDebits } from '../../server/domain/money/due-debits.js';
@@ -254,11 +255,14 @@ describe('cancelDirectDebit: POST /client/direct-debits/{id}/cancel', () => {
   it('cancels an ACTIVE mandate with its reason and time; a second cancel is 409; no debit is raised after', async () => {
     const policy = await invoiced();
     const debit = await mandate({ policyId: policy.id, startDate: plusDays(1), frequency: 'DAILY', amount: 25 });
+    const before = h.clock.now().getTime();
     const res = await cancel(debit.id, { reason: 'I will pay at the branch' });
+    const after = h.clock.now().getTime();
     expect(res.statusCode).toBe(200);
     const cancelled = res.json().data;
     expect(cancelled).toMatchObject({ status: 'CANCELLED', cancelReason: 'I will pay at the branch', nextDebitDate: null, completedAt: null, history: [] });
-    expect(Date.parse(cancelled.cancelledAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(cancelled.cancelledAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(cancelled.cancelledAt)).toBeLessThanOrEqual(after);
     expect((await get(debit.id)).json().data).toEqual(cancelled);
     const again = await cancel(debit.id, { reason: 'Once more, please' });
     expect(again.statusCode).toBe(409);
@@ -454,12 +458,13 @@ describe('the due-debit job', () => {
 
     // Through the queue: the job fails, and is due again after its backoff.
     const worker = createWorker({ db: h.db, clock: h.clock, handlers: jobHandlers(h.app.services), intervalMs: 60_000, workerId: 'test-failing' });
+    h.clock.freeze(); // the backoff is counted from the failure's time, which the test reads below
     const { id } = await enqueue(h.db, { queue: DUE_DEBITS_QUEUE, dedupeKey: `test-retry-${debit.id}`, maxAttempts: 3 }, h.clock.now());
     expect(await worker.tick()).toBeGreaterThanOrEqual(1);
     const job = await h.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ attempts: 1, done_at: null, failed_at: null, locked_by: null });
     expect(job.last_error).toContain('wallet 0244999999 unreachable');
-    expect(new Date(job.run_at).getTime()).toBeGreaterThan(h.clock.now().getTime() + backoffMs(1) - 5_000);
+    expect(new Date(job.run_at).getTime()).toBe(h.clock.now().getTime() + backoffMs(1));
 
     // The wallet fixed, the retry raises it.
     await h.db.updateTable('direct_debits').set({ mobile_number: '0244123456' }).where('id', '=', debit.id).execute();
@@ -537,10 +542,16 @@ describe('the job queue', () => {
       const mine = await claim(trx, { queues: [queue], workerId: 'holder', limit: 1 }, now);
       expect(mine.map((j) => j.payload)).toEqual([{ n: 1 }]);
       // The holder's transaction is still open: its row is locked, and the other claimer skips it.
-      const started = Date.now();
-      const theirs = await claim(h.db, { queues: [queue], workerId: 'other', limit: 10 }, now);
+      // Were it to wait for the lock, lock_timeout ends the wait with an error (55P03): no clock read.
+      const theirs = await h.db.connection().execute(async (other) => {
+        await sql`set lock_timeout = '2s'`.execute(other);
+        try {
+          return await claim(other, { queues: [queue], workerId: 'other', limit: 10 }, now);
+        } finally {
+          await sql`reset lock_timeout`.execute(other);
+        }
+      });
       expect(theirs.map((j) => j.payload)).toEqual([{ n: 2 }]);
-      expect(Date.now() - started).toBeLessThan(5_000);
     });
   });
 
@@ -585,11 +596,24 @@ describe('the job queue', () => {
     expect(slot[0]).toMatchObject({ queue: DUE_DEBITS_QUEUE, attempts: 1, failed_at: null });
     expect(slot[0].done_at).not.toBeNull();
     expect(await debitsOf(debit.id)).toHaveLength(1);
-    // The poll loop: started, it polls on its own; stopped, its poll in progress has finished.
-    workers[0].start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await workers[0].stop();
-    await workers[1].stop();
+    // The poll loop: started, it polls on its own (a job of its queue runs with no tick called);
+    // stopped while that job runs, stop() answers once the poll has finished. Signals, not sleeps.
+    const queue = q('poll-loop');
+    let began!: () => void;
+    let finish!: () => void;
+    const running = new Promise<void>((resolve) => { began = resolve; });
+    const finishing = new Promise<void>((resolve) => { finish = resolve; });
+    const looping = createWorker({
+      db: h.db, clock: h.clock, handlers: { [queue]: async () => { began(); await finishing; } }, intervalMs: 60_000, workerId: 'instance-c',
+    });
+    const { id } = await enqueue(h.db, { queue }, h.clock.now());
+    looping.start();
+    await running;
+    const stopped = looping.stop();
+    finish();
+    await stopped;
+    expect((await h.db.selectFrom('jobs').select('done_at').where('id', '=', id).executeTakeFirstOrThrow()).done_at).not.toBeNull();
+    await Promise.all(workers.map((w) => w.stop()));
   });
 
   it('purges jobs finished more than a week ago', async () => {

@@ -25,12 +25,14 @@ function killingProvider(): PaymentProvider {
       if (killNext) {
         killNext = false;
         // The payment's transaction has inserted into this harness's transactions table and is
-        // waiting on us: it is the session holding that table's RowExclusiveLock.
-        const admin = new pg.Client({ connectionString: url });
+        // waiting on us: it is the session holding that table's RowExclusiveLock. Every harness's
+        // database is a copy of one template, so table oids repeat: the lock is looked for in this one.
+        const admin = new pg.Client({ connectionString: h.databaseUrl });
         await admin.connect();
         const { rows } = await admin.query(`select pg_terminate_backend(l.pid) as done from pg_locks l
-          join pg_class c on c.oid = l.relation join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = $1 and c.relname = 'transactions' and l.mode = 'RowExclusiveLock' and l.pid <> pg_backend_pid()`, [h.schema]);
+          join pg_class c on c.oid = l.relation
+          where l.database = (select oid from pg_database where datname = current_database())
+            and c.relname = 'transactions' and l.mode = 'RowExclusiveLock' and l.pid <> pg_backend_pid()`);
         await admin.end();
         killed += rows.filter((r) => r.done).length;
       }
@@ -48,8 +50,9 @@ onPostgres('a payment whose database connection dies', () => {
 
   it('leaves no partial rows, answers 503, and a retry with the same key completes', async () => {
     const productId = await onlineProductId(h, 'HOME');
-    const start = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-    const end = new Date(Date.now() + 374 * 86_400_000).toISOString().slice(0, 10);
+    const today = Date.now(); // read once: two reads may fall either side of midnight
+    const start = new Date(today + 10 * 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(today + 374 * 86_400_000).toISOString().slice(0, 10);
     const policy = (await h.call({ method: 'POST', url: '/api/v1/client/policies', token, payload: {
       policyType: 'HOME', currency: 'GHS', startDate: start, endDate: end, productId, businessType: 'NEW_BUSINESS',
       assets: [{ sumInsured: 450000, usage: 'PRIVATE', location: 'House No. 14, Nii Ashie Street, East Legon' }],

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { sql } from 'kysely';
 import type { TransactionStatus } from '../../server/platform/db/schema.js';
 import { settlePayment } from '../../server/domain/money/payments.js';
 import { issueReceipt } from '../../server/domain/money/receipts/number.js';
@@ -160,6 +161,20 @@ describe('downloadReceipt: GET /client/transactions/{id}/receipt.pdf', () => {
     expect((await h.call({ method: 'GET', url: `/api/v1/client/transactions/${tx.id}/receipt.pdf` })).statusCode).toBe(401);
   });
 
+  /**
+   * Answers once another session of this database waits for a lock (the second taker blocked on the
+   * first's row lock), seen in pg_stat_activity rather than assumed after a sleep. The embedded
+   * database has one session, which runs the second transaction only after the first: nothing to wait for.
+   */
+  async function secondIsWaiting() {
+    if (h.driver !== 'pg') return;
+    const until = Date.now() + 30_000;
+    while (Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db)).rows[0].n) === 0) {
+      if (Date.now() > until) throw new Error('the second taker never waited for the first one\'s lock');
+    }
+  }
+
   it('numbers a payment confirmed before receipts were numbered once: a second taker waits for the first, racing downloads agree', async () => {
     const { invoiceId } = await invoiced();
     const tx = await pay({ invoiceId, paymentMethod: 'CASH', amount: 20 });
@@ -181,7 +196,7 @@ describe('downloadReceipt: GET /client/transactions/{id}/receipt.pdf', () => {
     const first = h.db.transaction().execute(async (trx) => { const no = await issue(trx); took(no); await held; return no; });
     const firstNo = await taken;
     const second = h.db.transaction().execute((trx) => issue(trx));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await secondIsWaiting();
     release();
     expect(await Promise.all([first, second])).toEqual([firstNo, firstNo]);
     expect(await counter()).toBe(was + 1);

@@ -18,20 +18,41 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+interface Started {
+  child: ChildProcess;
+  output(): string;
+  /** Answers once the process has printed `text` (now or later); fails if it exits first. */
+  printed(text: string): Promise<void>;
+}
+
+/** Every server started, stopped after the suite whatever happened (a failed test must not leave one running). */
+const started: ChildProcess[] = [];
+afterAll(() => { for (const child of started) if (child.exitCode === null) child.kill('SIGKILL'); });
+
+async function start(port: number): Promise<Started> {
+  // LOG_LEVEL info: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/app/main.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'info', NODE_ENV: 'development' },
   });
+  started.push(child);
   let output = '';
+  const printed = (text: string) => new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!output.includes(text)) return false;
+      child.stdout!.off('data', check); child.stderr!.off('data', check); child.off('exit', exit);
+      resolve();
+      return true;
+    };
+    const exit = () => reject(new Error(`the server exited before printing ${JSON.stringify(text)}:\n${output}`));
+    if (check()) return;
+    if (child.exitCode !== null) { exit(); return; }
+    child.stdout!.on('data', check); child.stderr!.on('data', check); child.once('exit', exit);
+  });
   child.stdout!.on('data', (chunk) => { output += chunk; });
   child.stderr!.on('data', (chunk) => { output += chunk; });
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('listening on')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { child, output: () => output };
+  await printed('listening on');
+  return { child, output: () => output, printed };
 }
 
 function send(port: number, method: string, url: string, body?: object, beforeEnd?: () => Promise<void>) {
@@ -65,10 +86,10 @@ describe('npm start', () => {
 
     const signup = { type: 'INDIVIDUAL', firstName: 'Esi', lastName: 'Boateng', email: 'esi@example.com', password: 's3cure-Pass', country: 'GH', groups: [] };
     const answer = await send(port, 'POST', '/api/v1/auth/signup', signup, async () => {
-      // Let the headers reach the server, so the request is in flight when the signal comes.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The server has the request (it logged it) before the signal; it has taken the signal before the body ends.
+      await first.printed('"url":"/api/v1/auth/signup"');
       first.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await first.printed('SIGTERM: finishing in-flight requests');
     });
     expect(answer.status).toBe(201);
     expect(await exited(first.child)).toBe(0);
@@ -79,5 +100,5 @@ describe('npm start', () => {
     expect(login.json.data.email).toBe('esi@example.com');
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
-  }, 90_000);
+  }, 240_000); // two cold starts of the embedded database, slow on a busy machine
 });

@@ -69,14 +69,17 @@ describe('approveTransaction: POST /staff/transactions/{id}/approve', () => {
     expect(pending.json().data).toMatchObject({ id: tx.id, status: 'PENDING_APPROVAL', reviewedBy: null, reviewedAt: null, reviewNotes: null });
     expect((await h.call({ method: 'GET', url: `/api/v1/client/transactions/${tx.id}/receipt.pdf`, token: client.token })).statusCode).toBe(409);
 
+    const before = h.clock.now().getTime();
     const res = await approve(tokens.headClaims, tx.id, { notes: 'Cash counted and banked' });
+    const after = h.clock.now().getTime();
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({
       id: tx.id, status: 'APPROVED', reviewedBy: ref(HEAD_CLAIMS), reviewNotes: 'Cash counted and banked',
       invoice: { id: client.invoiceId, status: 'FULLY_PAID', isClosed: true, amountUnpaid: 0 },
     });
-    expect(Date.parse(data.reviewedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(data.reviewedAt)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(data.reviewedAt)).toBeLessThanOrEqual(after);
     expect((await get(tokens.headSales, tx.id)).json().data).toEqual({ ...data, updatedAt: expect.any(String) });
 
     const policy = (await h.call({ method: 'GET', url: `/api/v1/client/policies/${client.policyId}`, token: client.token })).json().data;

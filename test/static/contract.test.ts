@@ -1,26 +1,5 @@
-import { operationIndex, publishedDocument } from '../../server/platform/openapi.js';
+import { publishedDocument } from '../../server/platform/openapi.js';
 import { conformanceProblems } from '../helpers/contract.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
-
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
-
-const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-
-describe('route inventory', () => {
-  it('serves exactly the operations of the contract: none missing, none extra, no debug routes', () => {
-    const served = h.app.routeTable
-      .filter((route) => HTTP_METHODS.has(route.method))
-      .map((route) => `${route.method} ${route.url}`)
-      .sort();
-    const declared = [...operationIndex().values()]
-      .map((op) => `${op.method} /api/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`)
-      .sort();
-    expect(served).toEqual(declared);
-  });
-
-});
 
 type Json = Record<string, any>;
 const doc: Json = publishedDocument();
@@ -85,63 +64,5 @@ describe('schemas as other generators read them', () => {
   it('names no schema after a type most languages already have (Error, Object, String, Date, ...)', () => {
     const taken = ['Error', 'Object', 'String', 'Number', 'Boolean', 'Date', 'File', 'Map', 'List', 'Set', 'Exception', 'Type', 'Class'];
     expect(Object.keys(doc.components.schemas).filter((name) => taken.includes(name))).toEqual([]);
-  });
-});
-
-describe('response drift', () => {
-  it('fails a test whose handler answers a field the contract does not declare', async () => {
-    const planted = await createHarness({}, {
-      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
-        ((request.routeOptions.config as { operationId?: string }).operationId === 'getHealth'
-          ? { ...(payload as object), leaked: 'internal detail' } : payload)),
-    });
-    try {
-      await expect(planted.call({ method: 'GET', url: '/api/v1/health' })).rejects.toThrow(/getHealth answered something its contract does not say/);
-      // Other operations are untouched.
-      expect((await planted.call({ method: 'GET', url: '/api/v1/openapi.json' })).statusCode).toBe(200);
-    } finally {
-      await planted.close();
-    }
-  });
-
-  it('fails a test whose handler answers a value of the wrong type', async () => {
-    const planted = await createHarness({}, {
-      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
-        ((request.routeOptions.config as { operationId?: string }).operationId === 'listCurrencies'
-          ? { ...(payload as object), statusCode: '200' } : payload)),
-    });
-    try {
-      await expect(planted.call({ method: 'GET', url: '/api/v1/currencies' })).rejects.toThrow(/listCurrencies answered something/);
-    } finally {
-      await planted.close();
-    }
-  });
-
-  it('fails a test whose answer breaks its schema in a way the serializer lets through (an enum)', async () => {
-    const planted = await createHarness({}, {
-      beforeReady: (app) => app.addHook('preSerialization', async (request, _reply, payload) =>
-        ((request.routeOptions.config as { operationId?: string }).operationId === 'getHealth'
-          ? { ...(payload as object), status: 'wonderful' } : payload)),
-    });
-    try {
-      await expect(planted.call({ method: 'GET', url: '/api/v1/health' }))
-        .rejects.toThrow(/getHealth answered 200 against its contract:\n- body does not match the 200 schema/);
-    } finally {
-      await planted.close();
-    }
-  });
-
-  it('fails a test whose answer has a status the contract does not declare', async () => {
-    const planted = await createHarness({}, {
-      beforeReady: (app) => app.addHook('onSend', async (request, reply, payload) => {
-        if ((request.routeOptions.config as { operationId?: string }).operationId === 'listCurrencies') reply.code(202);
-        return payload;
-      }),
-    });
-    try {
-      await expect(planted.call({ method: 'GET', url: '/api/v1/currencies' })).rejects.toThrow(/status 202 is not declared for listCurrencies/);
-    } finally {
-      await planted.close();
-    }
   });
 });

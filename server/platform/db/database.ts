@@ -19,6 +19,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: keep each connection's statements parsed and planned (named statements); on unless false. */
   preparedStatements?: boolean;
+  /** PGlite: start from this data directory (a `dumpDataDir()` tarball) rather than an empty one (tests clone a migrated database). */
+  loadDataDir?: Blob;
 }
 
 export interface DatabaseHandle {
@@ -162,6 +164,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (!location.startsWith('memory://')) mkdirSync(location, { recursive: true });
   const passThrough = (value: string) => value;
   const client = await PGlite.create(location, {
+    loadDataDir: options.loadDataDir,
     parsers: { [pgliteTypes.INT8]: passThrough, [pgliteTypes.NUMERIC]: passThrough, [pgliteTypes.DATE]: passThrough },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
