@@ -1,3 +1,4 @@
+import { todayOf } from '../../platform/clock.js';
 import type { TransactionScope } from '../../platform/tenancy.js';
 import { movePolicy } from '../states/policy.js';
 
@@ -7,7 +8,7 @@ import { movePolicy } from '../states/policy.js';
  * date (docs/docs/state-machines.md). Policies staff hold elsewhere stay put.
  */
 export async function activatePaidPolicies(scope: TransactionScope, invoiceId: string, at: Date) {
-  const today = at.toISOString().slice(0, 10);
+  const today = todayOf(at).date;
   const policies = await scope.selectFrom('invoice_items').innerJoin('policies', 'policies.id', 'invoice_items.policy_id')
     .select(['policies.id', 'policies.policy_no', 'policies.state', 'policies.start_date'])
     .where('invoice_items.invoice_id', '=', invoiceId).where('policies.state', 'in', ['PROCESSING', 'AWAITING_DEBIT'])
