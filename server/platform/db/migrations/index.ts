@@ -23,6 +23,7 @@ import { policyListIndexes } from './20261202_021_policy_list_indexes.js';
 import { credentialNotices } from './20261203_022_credential_notices.js';
 import { inboxOrderIndexes } from './20261203_023_inbox_order_indexes.js';
 import { domainEvents } from './20261204_024_domain_events.js';
+import { messageDelivery } from './20261205_025_message_delivery.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '20261203_022_credential_notices': credentialNotices,
   '20261203_023_inbox_order_indexes': inboxOrderIndexes,
   '20261204_024_domain_events': domainEvents,
+  '20261205_025_message_delivery': messageDelivery,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,18 +3,40 @@ import type { CreatedAt, Json, Timestamp } from './columns.js';
 
 /** The platform's own tables: the outbox, business events, rate limits, numbering, idempotency keys, jobs. */
 
+export type MessageStatus = 'QUEUED' | 'RETRYING' | 'SENT' | 'FAILED';
+
+/** Who a message is from: the company's name and reply-to address, its SMS sender id. */
+export interface MessageSender { name: string; replyTo?: string; smsSenderId?: string }
+
+/** One e-mail or SMS, written with the change that caused it, and its delivery state (server/platform/messages/). */
 export interface OutboxTable {
   id: Generated<string>;
   tenant_id: string;
   channel: 'email' | 'sms';
   recipient: string;
   template: string;
+  /** A one-time code (masked when shown to its owner) or a notice (carries List-Unsubscribe). */
+  purpose: Generated<'code' | 'notice'>;
   subject: string | null;
+  /** The plain-text e-mail body, or the SMS text. */
   body: string;
-  status: Generated<'PENDING' | 'SENT' | 'FAILED'>;
+  html: string | null;
+  /** The one-time code inside the message, masked wherever the message is shown back. */
+  secret: string | null;
+  sender: ColumnType<MessageSender, string | undefined, string>;
+  client_id: string | null;
+  staff_id: string | null;
+  status: Generated<MessageStatus>;
   attempts: Generated<number>;
+  /** Which transport took it (smtp, africastalking, sandbox...) and its id for the message. */
+  provider: string | null;
+  provider_message_id: string | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
   created_at: CreatedAt;
   sent_at: Date | null;
+  failed_at: Date | null;
+  updated_at: Generated<Date>;
 }
 
 /** A business change other parts of the domain react to (server/domain/events/), recorded with it. */
