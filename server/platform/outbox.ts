@@ -8,7 +8,7 @@ import type { MessageTransport } from './notifier.js';
 export async function dispatchOutbox(db: Db, transport: MessageTransport, batchSize = 50): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx.selectFrom('outbox').selectAll()
-      .where('status', '=', 'PENDING').orderBy('created_at').limit(batchSize)
+      .where('status', '=', 'QUEUED').orderBy('created_at').limit(batchSize)
       .forUpdate().skipLocked().execute();
     for (const row of rows) {
       try {
@@ -18,7 +18,7 @@ export async function dispatchOutbox(db: Db, transport: MessageTransport, batchS
         });
         await trx.updateTable('outbox').set({ status: 'SENT', sent_at: new Date(), attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
       } catch {
-        await trx.updateTable('outbox').set({ status: row.attempts + 1 >= 5 ? 'FAILED' : 'PENDING', attempts: row.attempts + 1 })
+        await trx.updateTable('outbox').set({ status: row.attempts + 1 >= 5 ? 'FAILED' : 'QUEUED', attempts: row.attempts + 1 })
           .where('id', '=', row.id).execute();
       }
     }
