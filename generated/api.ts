@@ -960,6 +960,32 @@ export interface paths {
         patch: operations["updateStaffNotificationStatus"];
         trace?: never;
     };
+    "/staff/me/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the staff member's messages
+         * @description The e-mails and SMS the API sent to the signed-in staff member (the welcome with its
+         *     set-password code, password reset codes, notices of password changes), newest first (ties by
+         *     id), a page at a time, each with its delivery state (see `MessageStatus`).
+         *
+         *     One-time codes are masked: every occurrence of a message's code in `subject` and `text` reads
+         *     `••••••`. Filter by `channel` and `status`. Only the staff member's own messages. Page with
+         *     `page` or, at any depth, with `after` (the `paginator.nextCursor` of the page before).
+         */
+        get: operations["listStaffMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/branches": {
         parameters: {
             query?: never;
@@ -2368,6 +2394,34 @@ export interface paths {
          * @description Sets the status. `readAt` is required with `read` (and cannot be in the future) and not allowed with `unread`.
          */
         patch: operations["updateNotificationStatus"];
+        trace?: never;
+    };
+    "/client/account/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the client's messages
+         * @description The e-mails and SMS the API sent to the signed-in client (sign-up and verification codes,
+         *     password reset codes, notices of payments, policies and claims), newest first (ties by id), a
+         *     page at a time, each with its delivery state (see `MessageStatus`): for an app to show what was
+         *     sent and whether it left, or to tell a client to look in their inbox.
+         *
+         *     One-time codes are masked: every occurrence of a message's code in `subject` and `text` reads
+         *     `••••••`, so the code itself is only ever read where it was sent. Filter by `channel` and
+         *     `status`. Only the client's own messages: another client's are never listed. Page with
+         *     `page` or, at any depth, with `after` (the `paginator.nextCursor` of the page before).
+         */
+        get: operations["listAccountMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/client/delivery-addresses": {
@@ -4184,6 +4238,44 @@ export interface paths {
          *     A prompt already answered sends no event.
          */
         post: operations["answerSandboxMobileMoneyPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sandbox mailbox
+         * @description Every e-mail and SMS the API sent for the tenant, newest first (ties by id), nothing masked:
+         *     the one-time code of a message in `code` (and in its text), the HTML form of an e-mail, who it
+         *     is from, and its delivery state with the provider's answer (see `MessageStatus`). What an
+         *     integrator reads to finish a sign-up, a contact verification or a password reset against the
+         *     sandbox without a real inbox or phone:
+         *
+         *     1. `POST /auth/password/request-reset` with the client's e-mail address;
+         *     2. `GET /sandbox/messages?recipient=<that address>&template=password-reset-code&limit=1`,
+         *        whose first message's `code` is the reset code;
+         *     3. `POST /auth/password/reset` with it.
+         *
+         *     Filter by `recipient` (an e-mail address, any case, or a phone number exactly as it was sent
+         *     to), `channel` and `template`. Page with `page` or, at any depth, with `after` (the
+         *     `paginator.nextCursor` of the page before).
+         *
+         *     Needs only the `Api-Key`, and only a **sandbox** key: the mailbox of the key's tenant, never
+         *     another's. It exists only on a server that is not in production: a production server answers
+         *     `404 ROUTE_NOT_FOUND` to every request for it, as for a path the API does not have, and so does
+         *     any server to a production Api-Key.
+         */
+        get: operations["listSandboxMessages"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7465,6 +7557,128 @@ export interface components {
              */
             readAt?: string;
         };
+        /**
+         * @description How the message left, `email` or `sms`.
+         * @example email
+         * @enum {string}
+         */
+        MessageChannel: "email" | "sms";
+        /**
+         * @description Where the message is on its way out:
+         *
+         *     - `QUEUED`: written with the change that caused it, waiting for its first try.
+         *     - `RETRYING`: a try failed in a way that may pass (the mail server or SMS provider was busy,
+         *       unreachable or timed out); it is tried again at `nextAttemptAt`, with a longer wait each time.
+         *     - `SENT`: the mail server or SMS provider took it (`sentAt`; in the sandbox mailbox the
+         *       provider's id for it, `providerMessageId`). Whether it reached the inbox or the phone is the
+         *       provider's to tell.
+         *     - `FAILED`: given up (`failedAt`): refused for good (an address or number that does not exist,
+         *       a rejected sender id) or still failing after the last retry; the sandbox mailbox says why in
+         *       `lastError`. A failed message is not tried again.
+         * @example SENT
+         * @enum {string}
+         */
+        MessageStatus: "QUEUED" | "RETRYING" | "SENT" | "FAILED";
+        /**
+         * @description `code`: it carries a one-time code (a password reset, a sign-up or contact verification, a
+         *     staff member's set-password code); `notice`: it tells of something that happened (a payment
+         *     received, a password changed, a policy renewal due).
+         * @example code
+         * @enum {string}
+         */
+        MessagePurpose: "code" | "notice";
+        /** @description Who the message is from, as the recipient sees it. */
+        MessageSender: {
+            /**
+             * @description The company's name, shown as the e-mail's sender.
+             * @example Coverline Sandbox Brokers
+             */
+            name: string;
+            /**
+             * Format: email
+             * @description Where a reply to the e-mail goes; absent when the company has no reply-to address.
+             * @example support@sandbox-brokers.example
+             */
+            replyTo?: string;
+            /**
+             * @description The SMS sender id (at most 11 characters); absent when the provider's default is used.
+             * @example COVERLINE
+             */
+            smsSenderId?: string;
+        };
+        /**
+         * Message
+         * @description An e-mail or SMS the API sent (or is sending) to the signed-in account holder: a one-time code,
+         *     or a notice of something that happened. One-time codes are masked: wherever the code appears in
+         *     `subject` or `text` it reads `••••••`, so a code is only ever read where it was sent (the inbox or
+         *     the phone). The HTML form of an e-mail is not shown here; `text` is its plain-text form.
+         */
+        Message: {
+            /**
+             * Format: uuid
+             * @example 7d0c8f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6
+             */
+            id: string;
+            channel: components["schemas"]["MessageChannel"];
+            /**
+             * @description The e-mail address or phone number it was sent to.
+             * @example kofi@example.com
+             */
+            recipient: string;
+            /**
+             * @description Which message it is (`password-reset-code`, `welcome`, `payment-received`...).
+             * @example password-reset-code
+             */
+            template: string;
+            purpose: components["schemas"]["MessagePurpose"];
+            /**
+             * @description The e-mail's subject (codes masked); null for an SMS.
+             * @example Your password reset code
+             */
+            subject: string | null;
+            /**
+             * @description The e-mail's plain-text body, or the SMS text, with any one-time code masked as `••••••`.
+             * @example Your Coverline Sandbox Brokers password reset code is ••••••. It expires in 15 minutes. If you did not ask for it, ignore this message.
+             */
+            text: string;
+            /** @description Who it is from; null for messages queued before the sender was recorded with them. */
+            sender: components["schemas"]["MessageSender"] | null;
+            status: components["schemas"]["MessageStatus"];
+            /**
+             * Format: int32
+             * @description How many times sending it was tried.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When it was written (with the change that caused it).
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the provider took it; null unless `SENT`.
+             * @example 2026-11-21T09:30:02.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was given up; null unless `FAILED`.
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it is tried again; set while `RETRYING`.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+        };
+        /** @description One page of the signed-in account holder's messages, newest first, one-time codes masked. */
+        MessagePage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["Message"][];
+        };
         /** @description One page of the branches of the company. */
         BranchPage: components["schemas"]["Pagination"] & {
             data: components["schemas"]["Branch"][];
@@ -9891,6 +10105,104 @@ export interface components {
             outcome: "approve" | "decline";
         };
         /**
+         * SandboxMessage
+         * @description An e-mail or SMS the API sent for the tenant, as the sandbox mailbox shows it: everything that
+         *     went out, unmasked (the one-time code in `code` and in the text), the HTML form, and its delivery
+         *     state with the provider's answer. What an integrator reads to finish a sign-up or a password
+         *     reset without a real inbox or phone.
+         */
+        SandboxMessage: {
+            /**
+             * Format: uuid
+             * @example 7d0c8f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6
+             */
+            id: string;
+            channel: components["schemas"]["MessageChannel"];
+            /**
+             * @description The e-mail address or phone number it was sent to.
+             * @example kofi@example.com
+             */
+            recipient: string;
+            /**
+             * @description Which message it is (`password-reset-code`, `welcome`, `payment-received`...).
+             * @example password-reset-code
+             */
+            template: string;
+            purpose: components["schemas"]["MessagePurpose"];
+            /**
+             * @description The e-mail's subject; null for an SMS.
+             * @example Your password reset code
+             */
+            subject: string | null;
+            /**
+             * @description The e-mail's plain-text body, or the SMS text, as sent (nothing masked).
+             * @example Your Coverline Sandbox Brokers password reset code is 482913. It expires in 15 minutes. If you did not ask for it, ignore this message.
+             */
+            text: string;
+            /**
+             * @description The e-mail's HTML body as sent; null for an SMS, or an e-mail sent as plain text only. Show it in a sandboxed frame.
+             * @example <!doctype html><html><body><p>Your Coverline Sandbox Brokers password reset code is <strong>482913</strong>.</p></body></html>
+             */
+            html: string | null;
+            /**
+             * @description The one-time code the message carries; absent when it carries none (`purpose` is `notice`).
+             * @example 482913
+             */
+            code?: string;
+            /** @description Who it is from; null for messages queued before the sender was recorded with them. */
+            sender: components["schemas"]["MessageSender"] | null;
+            status: components["schemas"]["MessageStatus"];
+            /**
+             * Format: int32
+             * @description How many times sending it was tried.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description Which transport took it (`smtp`, `sandbox`, an SMS provider); null before the first try.
+             * @example sandbox
+             */
+            provider: string | null;
+            /**
+             * @description The provider's id for the message (an e-mail's Message-ID); null unless `SENT`.
+             * @example <7d0c8f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6@coverline.example>
+             */
+            providerMessageId: string | null;
+            /**
+             * @description Why the last try failed (while `RETRYING`
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When it was written (with the change that caused it).
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the provider took it; null unless `SENT`.
+             * @example 2026-11-21T09:30:02.000Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was given up; null unless `FAILED`.
+             * @example null
+             */
+            failedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it is tried again; set while `RETRYING`.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+        };
+        /** @description One page of the sandbox mailbox, newest first, nothing masked. */
+        SandboxMessagePage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["SandboxMessage"][];
+        };
+        /**
          * @description An event of the sandbox payment provider, as it posts it to `POST /webhooks/payments/sandbox`:
          *     the JSON body the `Coverline-Signature` header signs. Receivers ignore fields they do not know
          *     (providers add fields), so unknown properties are allowed here.
@@ -10653,6 +10965,10 @@ export interface components {
          * @example 0c5b7a0e-6f1d-4c2b-8e3a-1d2f3a4b5c6d
          */
         NotificationId: string;
+        /** @description Only messages sent this way (`email` or `sms`). */
+        MessageChannelQuery: components["schemas"]["MessageChannel"];
+        /** @description Only messages in this delivery state. */
+        MessageStatusQuery: components["schemas"]["MessageStatus"];
         /**
          * @description The branch's id.
          * @example 0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10
@@ -10822,6 +11138,16 @@ export interface components {
          * @example sbx_momo_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
          */
         MobileMoneyReference: string;
+        /**
+         * @description Only messages sent to this e-mail address (any case) or phone number (exactly as it was sent to, e.g. `+233241234567`). Percent-encode a `+` as `%2B`.
+         * @example kofi@example.com
+         */
+        MessageRecipientQuery: string;
+        /**
+         * @description Only messages of this template (`password-reset-code`, `verify-email`, `welcome`...).
+         * @example password-reset-code
+         */
+        MessageTemplateQuery: string;
         /**
          * @description The payment provider sending the event, as the server is configured (`sandbox` unless a real provider is). Another name answers 404.
          * @example sandbox
@@ -12389,6 +12715,50 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaffMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only messages sent this way (`email` or `sms`). */
+                channel?: components["parameters"]["MessageChannelQuery"];
+                /** @description Only messages in this delivery state. */
+                status?: components["parameters"]["MessageStatusQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the staff member's messages, newest first, codes masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14789,6 +15159,50 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccountMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /** @description Only messages sent this way (`email` or `sms`). */
+                channel?: components["parameters"]["MessageChannelQuery"];
+                /** @description Only messages in this delivery state. */
+                status?: components["parameters"]["MessageStatusQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the client's messages, newest first, codes masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -18103,6 +18517,69 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSandboxMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Only messages sent to this e-mail address (any case) or phone number (exactly as it was sent to, e.g. `+233241234567`). Percent-encode a `+` as `%2B`.
+                 * @example kofi@example.com
+                 */
+                recipient?: components["parameters"]["MessageRecipientQuery"];
+                /** @description Only messages sent this way (`email` or `sms`). */
+                channel?: components["parameters"]["MessageChannelQuery"];
+                /**
+                 * @description Only messages of this template (`password-reset-code`, `verify-email`, `welcome`...).
+                 * @example password-reset-code
+                 */
+                template?: components["parameters"]["MessageTemplateQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's messages, newest first, nothing masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The server is in production, or the `Api-Key` is a production key: the sandbox mailbox is
+             *     not there, and the answer is the one for a path the API does not have.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

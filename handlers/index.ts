@@ -12,6 +12,7 @@ import { policyClosureHandlers } from './policyClosures/index.js';
 import { policyHandlers } from './policies/index.js';
 import { productHandlers } from './products/index.js';
 import { quoteHandlers } from './quotes/index.js';
+import { sandboxMessageHandlers } from './sandboxMessages/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
@@ -44,6 +45,7 @@ export const handlers = {
   ...cartHandlers,
   ...directDebitHandlers,
   ...sandboxPaymentHandlers,
+  ...sandboxMessageHandlers,
   ...webhookHandlers,
   ...staffAuthHandlers,
   ...staffSalesHandlers,

@@ -5,6 +5,7 @@ import { deleteNotification } from './deleteNotification.js';
 import { getAccount } from './getAccount.js';
 import { getMiniStatement } from './getMiniStatement.js';
 import { getNotification } from './getNotification.js';
+import { listAccountMessages } from './listAccountMessages.js';
 import { listNotifications } from './listNotifications.js';
 import { sendVerificationCode } from './sendVerificationCode.js';
 import { updateAccount } from './updateAccount.js';
@@ -13,5 +14,5 @@ import { verifyAccount } from './verifyAccount.js';
 
 export const accountHandlers = {
   getAccount, getMiniStatement, updateAccount, deleteAccount, sendVerificationCode, verifyAccount, changePhoneNumber, changeEmail,
-  listNotifications, getNotification, updateNotificationStatus, deleteNotification,
+  listNotifications, getNotification, updateNotificationStatus, deleteNotification, listAccountMessages,
 };

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { numberOutOfRange } from '../platform/db/errors.js';
-import { ApiError, errorBody, HtmlError, validationMessage } from '../platform/errors.js';
+import { ApiError, errorBody, HtmlError, routeNotFound, validationMessage } from '../platform/errors.js';
 
 /** Answers `{statusCode, message, error, code}`: the one error shape of the API (with the error's headers). */
 function sendError(reply: FastifyReply, error: ApiError) {
@@ -88,5 +88,5 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
 /** Every error, anywhere (validation, security, handlers, unknown routes), in the one error shape. */
 export const errorHandling = fp(async (app) => {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError(404, 'ROUTE_NOT_FOUND', `Route ${request.method} ${quotedPath(request.url)} not found`)));
+  app.setNotFoundHandler((request, reply) => sendError(reply, routeNotFound(request.method, quotedPath(request.url))));
 }, { name: 'coverline-errors', fastify: '5.x' });

@@ -97,7 +97,7 @@ export const routes = fp(async (app) => {
 
   const operations = operationIndex();
   await app.register(openapiGlue, {
-    specification: documentForRouting(),
+    specification: documentForRouting(undefined, { production: config.production }),
     prefix: API_PREFIX,
     operationResolver: (operationId: string) => {
       const meta = operations.get(operationId);

@@ -36,6 +36,8 @@ export const badRequest = (message: string, code: ErrorCode = 'VALIDATION_ERROR'
 export const unauthorized = (message: string, code: ErrorCode) => new ApiError(401, code, message);
 export const forbidden = (message: string, code: ErrorCode) => new ApiError(403, code, message);
 export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+/** What a path the API does not have answers (`Route GET /api/v1/nothing not found`); `path` without its query. */
+export const routeNotFound = (method: string, path: string) => new ApiError(404, 'ROUTE_NOT_FOUND', `Route ${method} ${path} not found`);
 export const conflict = (message: string, code: ErrorCode) => new ApiError(409, code, message);
 /**
  * 429 with when to retry (Retry-After) and the limit that was hit, in the IETF draft's RateLimit

@@ -127,10 +127,17 @@ export function documentForAjv(doc = publishedDocument()) {
 /**
  * The copy of the contract given to fastify-openapi-glue: ajv's (see `documentForAjv`), with
  * multipart bodies left to the handlers, which parse and check them, and no serializer for file
- * answers.
+ * answers. In production the operations marked `x-sandbox-only` (the sandbox mailbox) are left
+ * out, so their paths answer as paths the API does not have.
  */
-export function documentForRouting(doc = publishedDocument()) {
+export function documentForRouting(doc = publishedDocument(), { production = false } = {}) {
   const copy = documentForAjv(doc);
+  for (const [route, item] of Object.entries<any>(copy.paths)) {
+    for (const method of METHODS) {
+      if (production && item[method]?.['x-sandbox-only'] === true) delete item[method];
+    }
+    if (!METHODS.some((method) => item[method])) delete copy.paths[route];
+  }
   for (const item of Object.values<any>(copy.paths)) {
     for (const method of METHODS) {
       // Files (PDFs, images) are sent as they are: only JSON answers need a serializer schema.

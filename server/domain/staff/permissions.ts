@@ -126,6 +126,7 @@ export const PERMISSIONS: Record<string, Permission> = {
   getStaffNotification: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },
   updateStaffNotificationStatus: { grants: everyone(), reason: 'Anyone signed in marks their own notifications read or unread.' },
   deleteStaffNotification: { grants: everyone(), reason: 'Anyone signed in removes their own notifications.' },
+  listStaffMessages: { grants: everyone(), reason: 'Anyone signed in reads the e-mails and SMS sent to them (codes masked), and nobody else\'s.' },
 
   // The organisation: branches and departments.
   listBranches: { grants: ORGANISATION_READERS, reason: 'Normal staff see the branch they work in (executive managers every branch); agents sell and need no view of the organisation.' },

@@ -1,0 +1,3 @@
+import { listSandboxMessages } from './listSandboxMessages.js';
+
+export const sandboxMessageHandlers = { listSandboxMessages };
