@@ -89,7 +89,7 @@ export async function withServices<T>(work: (services: CompanyServices) => Promi
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
-    return await work({ config, db: database.db, clock: systemClock, notifier: outboxNotifier, storage: createStorage(config) });
+    return await work({ config, db: database.db, clock: systemClock, notifier: outboxNotifier(systemClock), storage: createStorage(config) });
   } finally {
     await database.close();
   }

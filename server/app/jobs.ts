@@ -3,6 +3,8 @@ import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { raiseDueDebits } from '../domain/money/due-debits.js';
 import { runPolicyLifecycle } from '../domain/policies/lifecycle-job.js';
 import { purgeFinished } from '../platform/jobs/queue.js';
+import { messageDeliveryHandler } from '../platform/messages/delivery.js';
+import { DELIVER_MESSAGE_QUEUE } from '../platform/notifier.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
 
 /** Raises the payments of direct debits due today (server/domain/money/due-debits.ts). */
@@ -15,8 +17,9 @@ export const PURGE_JOBS_QUEUE = 'jobs.purge';
 export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 
 /** Every queue this server runs, and its handler. */
-export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config'>): Record<string, JobHandler> {
+export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages'>): Record<string, JobHandler> {
   return {
+    [DELIVER_MESSAGE_QUEUE]: messageDeliveryHandler(services.db, services.messages),
     async [DUE_DEBITS_QUEUE](_job, now) {
       const report = await raiseDueDebits(services, now);
       // Mandates that failed were rolled back: failing the job retries them after a backoff.
@@ -45,7 +48,7 @@ export const RECURRING: readonly Recurring[] = [
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */
-export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config'>, intervalMs: number,
+export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages'>, intervalMs: number,
   log?: { error(obj: object, msg: string): void }): Worker {
   return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log });
 }

@@ -4,7 +4,6 @@ import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
 import { backgroundWorker } from './jobs.js';
-import { dispatchOutbox, loggingTransport } from '../platform/outbox.js';
 import { boundHeapGrowth } from '../platform/memory.js';
 
 /** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and close. */
@@ -17,12 +16,7 @@ await seedSandbox(database.db, config.sandboxApiKey);
 const app = await buildApp({ config, db: database.db, changes: database.changes, logger: { level: config.logLevel } });
 app.addHook('onClose', async () => { await database.close(); });
 
-const transport = loggingTransport((line) => app.log.info(line));
-const outboxTimer = setInterval(() => {
-  dispatchOutbox(database.db, transport).catch((err) => app.log.error({ err }, 'outbox dispatch failed'));
-}, 5_000);
-
-// Background jobs (due direct debits...) live in the database's job queue; this timer only polls it.
+// Background jobs (message delivery, due direct debits...) live in the database's job queue; this timer only polls it.
 const worker = config.jobPollIntervalMs > 0 ? backgroundWorker(app.services, config.jobPollIntervalMs, app.log) : undefined;
 
 let closing = false;
@@ -30,7 +24,6 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   app.log.info(`${signal}: finishing in-flight requests, then closing`);
-  clearInterval(outboxTimer);
   const force = setTimeout(() => process.exit(1), 20_000);
   force.unref();
   await worker?.stop();

@@ -6,6 +6,8 @@ import type { Services } from '../platform/context.js';
 import { CredentialCache } from '../platform/auth/credential-cache.js';
 import type { ChangeFeed, Db } from '../platform/db/database.js';
 import { outboxNotifier, type Notifier } from '../platform/notifier.js';
+import { sandboxTransports } from '../platform/messages/sandbox.js';
+import type { MessageTransports } from '../platform/messages/transport.js';
 import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
@@ -25,6 +27,8 @@ export interface ServiceOptions {
   db: Db;
   clock?: Clock;
   notifier?: Notifier;
+  /** How messages leave; from the configuration unless given (tests give an in-process SMTP server's). */
+  messages?: MessageTransports;
   /** The payment provider; the sandbox one unless given. */
   payments?: PaymentProvider;
   /**
@@ -53,7 +57,8 @@ export const services = fp(async (app, options: ServiceOptions) => {
     config,
     db,
     clock,
-    notifier: options.notifier ?? outboxNotifier,
+    notifier: options.notifier ?? outboxNotifier(clock),
+    messages: options.messages ?? sandboxTransports((line) => app.log.info(line)),
     storage: createStorage(config),
     payments: options.payments ?? sandboxProvider(config),
     async deliverWebhook(provider, { headers, body }) {

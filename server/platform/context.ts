@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { EventReactions } from './events.js';
 import type { Db } from './db/database.js';
 import type { Notifier } from './notifier.js';
+import type { MessageTransports } from './messages/transport.js';
 import type { FileStorage } from './storage/storage.js';
 import type { TenantScope } from './tenancy.js';
 
@@ -49,6 +50,8 @@ export interface Services {
   db: Db;
   clock: Clock;
   notifier: Notifier;
+  /** How outbox messages leave: SMTP and an SMS provider, or the sandbox's (server/platform/messages/). */
+  messages: MessageTransports;
   /** Where uploaded documents' bytes live (local disk or S3); created once from the config. */
   storage?: FileStorage;
   /** Card checkouts and mobile money prompts (the sandbox provider unless configured otherwise). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../server/app/app.js';
+import type { MessageTransports } from '../../server/platform/messages/transport.js';
 import type { PaymentProvider } from '../../server/platform/payments/provider.js';
 import type { Clock } from '../../server/platform/clock.js';
 import { loadConfig, type Config } from '../../server/platform/config.js';
@@ -81,7 +82,7 @@ export interface Harness {
  */
 export async function createHarness(
   overrides: Partial<Config> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider } = {},
+  options: { beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider; messages?: MessageTransports } = {},
 ): Promise<Harness> {
   const url = process.env.DATABASE_URL;
   // A copy of the migrated, seeded template (test/helpers/database-template.ts), not a migration per harness.
@@ -103,7 +104,7 @@ export async function createHarness(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, changes: handle.changes, clock, payments: options.payments });
+  const app = await buildApp({ config, db: handle.db, changes: handle.changes, clock, payments: options.payments, messages: options.messages });
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);

@@ -1,7 +1,7 @@
 import { CODE_TTL_MS, claimCodeAttempt, codeMatches, hashCode, newCode } from '../../platform/auth/one-time-codes.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { ApiError } from '../../platform/errors.js';
-import type { OutgoingMessage } from '../../platform/notifier.js';
+import type { NamedTemplate } from '../../platform/notifier.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 
 /**
@@ -31,12 +31,20 @@ export async function retireCodes(scope: TenantScope, ownerId: string, kind: Cod
     .where('consumed_at', 'is', null).execute();
 }
 
+/** Where a code goes and in which words (the template's `{{code}}` is the code issued). */
+export interface CodeMessage {
+  channel: 'email' | 'sms';
+  recipient: string;
+  template: NamedTemplate;
+  vars?: Record<string, string>;
+}
+
 /**
- * Replaces any earlier code of this kind with a new one and sends it (`message` words it), in one
+ * Replaces any earlier code of this kind with a new one and sends it as `message` (one or several: the same code by email and SMS), in one
  * transaction. `target` is the contact a verification code proves.
  */
 export async function issueCode(
-  ctx: Pick<HandlerContext, 'config' | 'notifier' | 'scope'>, ownerId: string, kind: CodeKind, now: Date, message: (code: string) => OutgoingMessage, target?: string,
+  ctx: Pick<HandlerContext, 'config' | 'notifier' | 'scope'>, ownerId: string, kind: CodeKind, now: Date, message: CodeMessage | CodeMessage[], target?: string,
 ): Promise<void> {
   const code = newCode();
   await ctx.scope.transaction(async (scope) => {
@@ -47,7 +55,12 @@ export async function issueCode(
     } else {
       await scope.insertInto('password_reset_codes', { ...(kind.owner === 'staff_id' ? { staff_id: ownerId } : { client_id: ownerId }), ...hashed }).execute();
     }
-    await ctx.notifier.send(scope, message(code));
+    for (const one of Array.isArray(message) ? message : [message]) {
+      await ctx.notifier.send(scope, {
+        channel: one.channel, recipient: one.recipient, template: one.template,
+        vars: { ...one.vars, code }, owner: { kind: kind.owner === 'staff_id' ? 'staff' : 'client', id: ownerId },
+      });
+    }
   });
 }
 

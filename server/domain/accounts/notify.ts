@@ -1,4 +1,5 @@
 import type { Services } from '../../platform/context.js';
+import type { NamedTemplate } from '../../platform/notifier.js';
 import type { ClientRow, EntityReference } from '../../platform/db/schema.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { CLIENT, type AccountOwner, type AccountRow } from './account.js';
@@ -10,7 +11,7 @@ export interface AccountEvent {
   /** What it is about (a policy, an invoice...). */
   entity?: EntityReference;
   /** Also send it: to the contact given, else to the account's (email if it has one, else SMS). */
-  message?: { template: string; to?: { channel: 'email' | 'sms'; recipient: string } };
+  message?: { template: NamedTemplate; to?: { channel: 'email' | 'sms'; recipient: string } };
 }
 
 /**
@@ -43,7 +44,10 @@ export async function notifyAccount(
     ? { channel: 'email' as const, recipient: account.email }
     : account.phone_number ? { channel: 'sms' as const, recipient: account.phone_number } : undefined);
   if (!to) return;
-  await services.notifier.send(scope, { ...to, template: event.message.template, subject: event.title, body: event.body });
+  await services.notifier.send(scope, {
+    ...to, template: event.message.template, vars: { title: event.title, body: event.body },
+    owner: { kind: kind.owner === 'staff_id' ? 'staff' : 'client', id },
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql } from 'kysely';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
@@ -45,7 +46,7 @@ export async function changePassword(
     await notifyAccount(ctx, scope, account, row, {
       title: 'Your password was changed',
       body: `The password of your ${ctx.tenant.name} ${account.noun} was changed. If this was not you, reset it now and contact support.`,
-      message: { template: 'password-changed' },
+      message: { template: MESSAGE_TEMPLATES.passwordChanged },
     });
     return row;
   });
@@ -62,12 +63,9 @@ export async function sendPasswordResetCode(ctx: Pick<HandlerContext, 'clock' | 
 
   const row = await account.findByUsername(ctx.scope, name);
   if (!row || !row.is_active) return;
-  await issueCode(ctx, row.id, account.resetCode, now, (code) => ({
-    ...contactFor(row, name),
-    template: 'password-reset-code',
-    subject: 'Your password reset code',
-    body: `Your ${ctx.tenant.name} password reset code is ${code}. It expires in 15 minutes. If you did not ask for it, ignore this message.`,
-  }));
+  await issueCode(ctx, row.id, account.resetCode, now, {
+    ...contactFor(row, name), template: MESSAGE_TEMPLATES.passwordResetCode,
+  });
 }
 
 const invalidResetCode = () => badRequest('The reset code is invalid or has expired', 'INVALID_RESET_CODE');
@@ -93,7 +91,7 @@ export async function resetPasswordWithCode(
     await notifyAccount(ctx, scope, account, row, {
       title: 'Your password was reset',
       body: `The password of your ${ctx.tenant.name} ${account.noun} was reset with a code. If this was not you, contact support.`,
-      message: { template: 'password-reset' },
+      message: { template: MESSAGE_TEMPLATES.passwordReset },
     });
   });
   ctx.credentials.forget(sessionTag(account, row.id));

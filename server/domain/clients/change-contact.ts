@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { badRequest } from '../../platform/errors.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
@@ -36,7 +37,7 @@ export async function changeContact(ctx: HandlerContext, clientId: string, kind:
     await notifyClient(ctx, scope, row, {
       title: `Your ${k.label} was changed`,
       body: `The ${k.label} of your ${ctx.tenant.name} account was changed. If this was not you, contact support now.`,
-      message: { template: `${kind}-changed`, to: { channel: k.channel, recipient: current } },
+      message: { template: kind === 'email' ? MESSAGE_TEMPLATES.emailChanged : MESSAGE_TEMPLATES.phoneNumberChanged, to: { channel: k.channel, recipient: current } },
     });
     return row;
   });

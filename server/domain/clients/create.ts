@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import type { components } from '../../../generated/api.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
@@ -48,7 +49,7 @@ export async function createClient(ctx: HandlerContext, fields: NewClient, origi
     await notifyClient(ctx, scope, row, {
       title: `Welcome to ${ctx.tenant.name}`,
       body: `Hello ${name}, your ${ctx.tenant.name} account is ready.`,
-      message: { template: 'welcome' },
+      message: { template: MESSAGE_TEMPLATES.welcome },
     });
     return row;
   });

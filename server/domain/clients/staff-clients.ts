@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql } from 'kysely';
 import type { components, operations } from '../../../generated/api.js';
@@ -81,13 +82,9 @@ export async function createClientByStaff(ctx: HandlerContext, actor: Reacher, b
 /** A code the client sets its first password with (`POST /auth/password/reset`), by email, else by SMS. */
 async function sendSetPasswordCode(ctx: Pick<HandlerContext, 'clock' | 'config' | 'notifier' | 'scope' | 'tenant'>, client: ClientRow) {
   const username = client.email ?? client.phone_number!;
-  await issueCode(ctx, client.id, clientAccounts.resetCode, ctx.clock.now(), (code) => ({
-    ...contactFor(client),
-    template: 'set-password-code',
-    subject: `Set your ${ctx.tenant.name} password`,
-    body: `An account with ${ctx.tenant.name} was opened for you. To set its password, your code is ${code}: enter it with your `
-      + `username ${username} in the app's password reset. It expires in 15 minutes; after that, ask the app for a new one.`,
-  }));
+  await issueCode(ctx, client.id, clientAccounts.resetCode, ctx.clock.now(), {
+    ...contactFor(client), template: MESSAGE_TEMPLATES.clientSetPasswordCode, vars: { username },
+  });
 }
 
 /** One page of the clients within reach, newest first, narrowed by the list's filters. */

@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
@@ -21,13 +22,10 @@ export async function sendContactCode(ctx: Pick<HandlerContext, 'clock' | 'confi
   }
   await consume(ctx.db, `verify-send:${ctx.tenant.id}:${clientId}`, LIMITS.verificationSendPerAccount, now);
 
-  await issueCode(ctx, clientId, verificationCode(type), now, (code) => ({
-    channel: type === 'email' ? 'email' : 'sms',
-    recipient: target,
-    template: `verify-${type}`,
-    subject: `Your ${ctx.tenant.name} verification code`,
-    body: `Your ${ctx.tenant.name} verification code is ${code}. It expires in 15 minutes.`,
-  }), target);
+  await issueCode(ctx, clientId, verificationCode(type), now, {
+    channel: type === 'email' ? 'email' : 'sms', recipient: target,
+    template: type === 'email' ? MESSAGE_TEMPLATES.verifyEmail : MESSAGE_TEMPLATES.verifyPhone,
+  }, target);
   return label;
 }
 

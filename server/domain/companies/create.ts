@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext, Tenant } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
@@ -58,14 +59,9 @@ export async function createCompany(services: CompanyServices, body: CompanyCrea
 
       const apiKey = await issueApiKey(services, trx, row.id);
       if (!passwordHash) {
-        await issueCode(ctx, member.id, staffAccounts.resetCode, now, (code) => ({
-          channel: 'email',
-          recipient: manager.email,
-          template: 'staff-password-set-code',
-          subject: `Set your ${row.name} password`,
-          body: `You are the executive manager of ${row.name} on Coverline. Set your password with the code ${code} `
-            + '(POST /staff/auth/password/reset with your email). It expires in 15 minutes; ask for a new one with POST /staff/auth/password/request-reset.',
-        }));
+        await issueCode(ctx, member.id, staffAccounts.resetCode, now, {
+          channel: 'email', recipient: manager.email, template: MESSAGE_TEMPLATES.executiveManagerSetPasswordCode, vars: { username: manager.email },
+        });
       }
       const executiveManager = toStaff(await staffQuery(ctx.scope).where('staff.id', '=', member.id).executeTakeFirstOrThrow());
       return { company: toOperatorCompany(row), executiveManager, apiKey, passwordSetCodeSent: !passwordHash };

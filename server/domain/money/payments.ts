@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { Decimal } from 'decimal.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { Services } from '../../platform/context.js';
@@ -145,7 +146,7 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
       body: `We received ${amount} for invoice ${invoice.invoice_no} (receipt ${receipt.receiptNo}). ${figures.isClosed ? 'The invoice is paid in full.'
         : `${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} remains to pay.`}`,
       entity: { name: 'transaction', id: row.id },
-      message: { template: 'payment-received' },
+      message: { template: MESSAGE_TEMPLATES.paymentReceived },
     });
     if (figures.isClosed) {
       await emit(services, scope, actor, { type: 'invoice.paid', object: { type: 'invoice', id: invoice.id }, data: { invoiceNo: invoice.invoice_no } }, at);

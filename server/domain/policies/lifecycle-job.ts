@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { sql } from 'kysely';
 import type { Services } from '../../platform/context.js';
 import type { PolicyState } from '../../platform/db/schema.js';
@@ -160,7 +161,7 @@ async function remind(services: LifecycleServices, ref: Ref, now: Date): Promise
       title: `Policy ${policy.policy_no} ends on ${policy.end_date}`,
       body: `Your policy ${policy.policy_no} ends on ${policy.end_date}. Renew it before then to stay covered.`,
       entity: { name: 'policy', id: policy.id },
-      message: { template: 'policy-renewal-reminder' },
+      message: { template: MESSAGE_TEMPLATES.policyRenewalReminder },
     });
     return 'reminded';
   });

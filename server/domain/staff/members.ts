@@ -1,3 +1,4 @@
+import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { credentialTag } from '../../platform/auth/credential-cache.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
@@ -98,7 +99,7 @@ function checkManages(by: StaffCaller, target: { id: string; position: StaffPosi
 
 /**
  * Adds a staff member. With a password they can log in at once; without one they are sent a reset
- * code (the staff reset code, by email) to set their own through `POST /staff/auth/password/reset`.
+ * code (the staff reset code, by email and, with a phone number, by SMS) to set their own through `POST /staff/auth/password/reset`.
  */
 export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, body: Schemas['StaffMemberInput']): Promise<Staff> {
   const now = ctx.clock.now();
@@ -114,14 +115,14 @@ export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, bo
         job_title: body.jobTitle ?? null, position: body.position, address: body.address ?? null, staff_no: body.staffNo ?? null,
         gender: body.gender ?? null, date_of_birth: body.dateOfBirth ?? null, department_id: body.departmentId ?? null,
         password_hash: passwordHash, created_by_staff_id: by.staffId, updated_by_staff_id: by.staffId, created_at: now, updated_at: now,
-      }).returning(['id', 'email']).executeTakeFirstOrThrow();
+      }).returning(['id', 'email', 'phone_number']).executeTakeFirstOrThrow();
       if (passwordHash === null) {
-        await issueCode({ ...ctx, scope }, row.id, staffAccounts.resetCode, now, (code) => ({
-          channel: 'email', recipient: row.email, template: 'staff-welcome', subject: `Your ${ctx.tenant.name} staff account`,
-          body: `A ${ctx.tenant.name} staff account was opened for you. Your password set-up code is ${code} `
-            + '(POST /staff/auth/password/reset, with your email as the username). It expires in 15 minutes; '
-            + 'ask for a new one with POST /staff/auth/password/request-reset.',
-        }));
+        // By email, and by SMS too when there is a phone: agents in the field often read only their phone.
+        const welcome = { template: MESSAGE_TEMPLATES.staffWelcome, vars: { username: row.email } };
+        await issueCode({ ...ctx, scope }, row.id, staffAccounts.resetCode, now, [
+          { channel: 'email', recipient: row.email, ...welcome },
+          ...(row.phone_number ? [{ channel: 'sms' as const, recipient: row.phone_number, ...welcome }] : []),
+        ]);
       }
       return toStaff(await staffQuery(scope).where('staff.id', '=', row.id).executeTakeFirstOrThrow());
     });

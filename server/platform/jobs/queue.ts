@@ -31,6 +31,14 @@ export const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 /** The wait before attempt `attempt + 1`, after `attempt` failed ones. */
 export const backoffMs = (attempt: number) => Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1), BACKOFF_MAX_MS);
 
+/** A failure no retry can mend (a rejected address, a refused credential): the job fails at once. */
+export class FinalFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FinalFailure';
+  }
+}
+
 export interface EnqueueOptions {
   queue: string;
   payload?: Record<string, unknown>;
@@ -111,13 +119,13 @@ export async function complete(db: Db, job: Pick<Job, 'id' | 'attempts'>, worker
 }
 
 /**
- * Records a claimed job's failure: it runs again after a backoff, or, out of attempts, is kept as
- * failed with its last error. Answers when it will run again (null: never).
+ * Records a claimed job's failure: it runs again after a backoff, or, out of attempts or on a
+ * `FinalFailure`, is kept as failed with its last error. Answers when it will run again (null: never).
  */
 export async function fail(db: Db, job: Pick<Job, 'id' | 'attempts' | 'max_attempts'>, workerId: string, error: unknown, now: Date)
   : Promise<{ retryAt: Date | null }> {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
-  const retryAt = job.attempts < job.max_attempts ? new Date(now.getTime() + backoffMs(job.attempts)) : null;
+  const retryAt = job.attempts < job.max_attempts && !(error instanceof FinalFailure) ? new Date(now.getTime() + backoffMs(job.attempts)) : null;
   await db.updateTable('jobs').set({
     last_error: message, locked_by: null, locked_until: null, updated_at: now,
     ...(retryAt ? { run_at: retryAt } : { failed_at: now }),

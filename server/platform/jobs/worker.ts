@@ -72,10 +72,12 @@ export function createWorker(options: WorkerOptions): Worker {
   }
 
   const loop = async () => {
-    running = tick().catch((err) => options.log?.error({ err }, 'job worker poll failed'));
-    await running;
+    const poll = tick().catch((err) => { options.log?.error({ err }, 'job worker poll failed'); return 0; });
+    running = poll;
+    const ran = await poll;
     running = undefined;
-    if (!stopped) timer = setTimeout(loop, options.intervalMs).unref();
+    // A full batch means more may be waiting (a burst of messages): poll again at once.
+    if (!stopped) timer = setTimeout(loop, ran >= (options.batchSize ?? 10) ? 0 : options.intervalMs).unref();
   };
 
   return {
