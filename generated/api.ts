@@ -7597,7 +7597,7 @@ export interface components {
             /**
              * Format: email
              * @description Where a reply to the e-mail goes; absent when the company has no reply-to address.
-             * @example support@sandbox-brokers.example
+             * @example sandbox@coverline.example
              */
             replyTo?: string;
             /**
@@ -7632,13 +7632,15 @@ export interface components {
             template: string;
             purpose: components["schemas"]["MessagePurpose"];
             /**
-             * @description The e-mail's subject (codes masked); null for an SMS.
-             * @example Your password reset code
+             * @description The e-mail's subject (codes masked); null for an SMS
+             * @example Your Coverline Sandbox Brokers password reset code
              */
             subject: string | null;
             /**
              * @description The e-mail's plain-text body, or the SMS text, with any one-time code masked as `••••••`.
-             * @example Your Coverline Sandbox Brokers password reset code is ••••••. It expires in 15 minutes. If you did not ask for it, ignore this message.
+             * @example Your Coverline Sandbox Brokers password reset code is ••••••. It expires in 15 minutes.
+             *
+             *     If you did not ask for it, ignore this message: your password stays as it is.
              */
             text: string;
             /** @description Who it is from; null for messages queued before the sender was recorded with them. */
@@ -10130,18 +10132,20 @@ export interface components {
             template: string;
             purpose: components["schemas"]["MessagePurpose"];
             /**
-             * @description The e-mail's subject; null for an SMS.
-             * @example Your password reset code
+             * @description The e-mail's subject; null for an SMS
+             * @example Your Coverline Sandbox Brokers password reset code
              */
             subject: string | null;
             /**
              * @description The e-mail's plain-text body, or the SMS text, as sent (nothing masked).
-             * @example Your Coverline Sandbox Brokers password reset code is 482913. It expires in 15 minutes. If you did not ask for it, ignore this message.
+             * @example Your Coverline Sandbox Brokers password reset code is 482913. It expires in 15 minutes.
+             *
+             *     If you did not ask for it, ignore this message: your password stays as it is.
              */
             text: string;
             /**
              * @description The e-mail's HTML body as sent; null for an SMS, or an e-mail sent as plain text only. Show it in a sandboxed frame.
-             * @example <!doctype html><html><body><p>Your Coverline Sandbox Brokers password reset code is <strong>482913</strong>.</p></body></html>
+             * @example <!doctype html><html lang="en">…<span style="…">482913</span>…</html>
              */
             html: string | null;
             /**
@@ -10159,13 +10163,13 @@ export interface components {
              */
             attempts: number;
             /**
-             * @description Which transport took it (`smtp`, `sandbox`, an SMS provider); null before the first try.
+             * @description Which transport took it (`smtp`, `sandbox`, an SMS provider); null unless `SENT`.
              * @example sandbox
              */
             provider: string | null;
             /**
              * @description The provider's id for the message (an e-mail's Message-ID); null unless `SENT`.
-             * @example <7d0c8f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6@coverline.example>
+             * @example sbx_msg_7d0c8f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6
              */
             providerMessageId: string | null;
             /**

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { OutboxTable } from '../../server/platform/db/schema.js';
+import { jobHandlers } from '../../server/app/jobs.js';
 import { ensureApiKey } from '../../server/platform/db/seed.js';
+import { createWorker } from '../../server/platform/jobs/worker.js';
+import { DELIVER_MESSAGE_QUEUE } from '../../server/platform/notifier.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { codeSentTo, individualBody, signUp } from '../helpers/clients.js';
 import { sandboxStaff, staffSession } from '../helpers/staff.js';
@@ -34,6 +37,13 @@ async function message(fields: Partial<Insertable<OutboxTable>> & { created_at: 
 async function client(apiKey?: string) {
   const signed = await signUp(h, individualBody(), apiKey);
   return { ...signed, email: signed.body.email as string };
+}
+
+/** Runs the delivery jobs that are due, as a server's background worker does (the harness runs none). */
+async function deliverQueuedMessages() {
+  const deliver = jobHandlers(h.app.services)[DELIVER_MESSAGE_QUEUE];
+  const worker = createWorker({ db: h.db, clock: h.clock, handlers: { [DELIVER_MESSAGE_QUEUE]: deliver }, intervalMs: 60_000, batchSize: 500, workerId: 'test-messages' });
+  await worker.tick();
 }
 
 const list = (url: string, options: { token?: string; apiKey?: string | null } = {}) => h.call({ method: 'GET', url: `/api/v1${url}`, ...options });
@@ -170,8 +180,14 @@ describe('listSandboxMessages: GET /sandbox/messages', () => {
     const code = await codeSentTo(h, email);
     expect(found).toMatchObject({ recipient: email, template: 'password-reset-code', purpose: 'code', code, channel: 'email' });
     expect(found.text).toContain(code);
-    expect(found).toHaveProperty('html');
-    expect(found).toHaveProperty('providerMessageId');
+    expect(found.html).toContain(code);
+    expect(found).toMatchObject({ status: 'QUEUED', provider: null, providerMessageId: null, sentAt: null, sender: { name: 'Coverline Sandbox Brokers' } });
+
+    // Once the delivery job has run (the sandbox's transports), the mailbox shows it sent.
+    await deliverQueuedMessages();
+    const [sent] = (await list(`/sandbox/messages?recipient=${encodeURIComponent(email)}&template=password-reset-code&limit=1`)).json().data;
+    expect(sent).toMatchObject({ id: found.id, status: 'SENT', attempts: 1, provider: 'sandbox', providerMessageId: `sbx_msg_${found.id}`, lastError: null });
+    expect(Date.parse(sent.sentAt)).not.toBeNaN();
 
     const reset = await h.call({ method: 'POST', url: '/api/v1/auth/password/reset',
       payload: { username: email, resetCode: found.code, password: 'n3w-Secret!', passwordConfirm: 'n3w-Secret!' } });

@@ -38,6 +38,9 @@ function senderOf(row: OutboxRow): Message['sender'] {
   return { name, ...(replyTo ? { replyTo } : {}), ...(smsSenderId ? { smsSenderId } : {}) };
 }
 
+/** The subject as sent: an SMS has none, whatever the row kept. */
+const subjectOf = (row: OutboxRow) => (row.channel === 'sms' ? null : row.subject);
+
 /** What both views share: the message, its sender and its delivery state. */
 function common(row: OutboxRow) {
   return {
@@ -58,14 +61,14 @@ function common(row: OutboxRow) {
 
 /** A row as its owner sees it: the code masked in subject and text, no HTML, no provider details. */
 export function toMessage(row: OutboxRow): Message {
-  return { ...common(row), subject: maskSecret(row.subject, row.secret), text: maskSecret(row.body, row.secret) };
+  return { ...common(row), subject: maskSecret(subjectOf(row), row.secret), text: maskSecret(row.body, row.secret) };
 }
 
 /** A row as the sandbox mailbox shows it: everything as sent, the code in `code` (absent when none). */
 export function toSandboxMessage(row: OutboxRow): SandboxMessage {
   return {
     ...common(row),
-    subject: row.subject,
+    subject: subjectOf(row),
     text: row.body,
     html: row.html,
     ...(row.secret ? { code: row.secret } : {}),
