@@ -7632,7 +7632,7 @@ export interface components {
             template: string;
             purpose: components["schemas"]["MessagePurpose"];
             /**
-             * @description The e-mail's subject (codes masked); null for an SMS
+             * @description The e-mail's subject (codes masked); null for an SMS, which has none.
              * @example Your Coverline Sandbox Brokers password reset code
              */
             subject: string | null;
@@ -10132,7 +10132,7 @@ export interface components {
             template: string;
             purpose: components["schemas"]["MessagePurpose"];
             /**
-             * @description The e-mail's subject; null for an SMS
+             * @description The e-mail's subject; null for an SMS, which has none.
              * @example Your Coverline Sandbox Brokers password reset code
              */
             subject: string | null;
@@ -10173,7 +10173,7 @@ export interface components {
              */
             providerMessageId: string | null;
             /**
-             * @description Why the last try failed (while `RETRYING`
+             * @description Why the latest failed try failed (while `RETRYING`; why it is `FAILED`; kept when a retry then succeeded); null while no try has failed.
              * @example null
              */
             lastError: string | null;
