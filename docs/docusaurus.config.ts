@@ -68,7 +68,7 @@ const config: Config = {
     locales: ['en'],
     localeConfigs: { en: { label: 'English', htmlLang: 'en' } },
   },
-  customFields: { apiSpecUrl: API_SPEC_URL, repoUrl: REPO_URL },
+  customFields: { apiSpecUrl: API_SPEC_URL, apiBaseUrl: API_BASE_URL, repoUrl: REPO_URL },
 
   presets: [
     [
@@ -157,6 +157,7 @@ const config: Config = {
         { to: '/markdown-page', label: 'Demo', position: 'left' },
         { to: '/blog', label: 'Blog', position: 'left' },
         { to: '/api-reference', label: 'API Reference', position: 'right' },
+        { to: '/sandbox-mailbox', label: 'Sandbox mailbox', position: 'right' },
         { to: '/faq/', label: 'FAQs', position: 'right' },
         {
           type: 'docsVersionDropdown',
@@ -177,6 +178,7 @@ const config: Config = {
             { label: 'Introduction', to: '/docs' },
             { label: 'Authentication', to: '/docs/authentication' },
             { label: 'API Reference', to: '/api-reference' },
+            { label: 'Sandbox mailbox', to: '/sandbox-mailbox' },
           ],
         },
         {

@@ -40,7 +40,7 @@ const SECTIONS: Section[] = [
   { label: 'Cart', folders: ['policies_cart'] },
   { label: 'Policy closures', folders: ['policy_closures'] },
   { label: 'Transactions', folders: ['transaction'] },
-  { label: 'Sandbox payments', folders: ['sandbox'] },
+  { label: 'Sandbox', folders: ['sandbox'] },
   { label: 'Invoices', folders: ['invoices'] },
   { label: 'Claims', folders: ['claims'] },
   { label: 'Direct debits', folders: ['direct_debits'] },

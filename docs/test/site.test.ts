@@ -63,6 +63,7 @@ describe('every page of the product spec that exists now answers and shows its h
   const pages: [string, RegExp][] = [
     ['/', /^Coverline Developers$/],
     ['/api-reference', /^API Reference$/],
+    ['/sandbox-mailbox', /^Sandbox mailbox$/],
     ['/markdown-page', /^Demo$/],
     ['/faq/', /^Frequently asked questions$/],
     ['/blog', /^Welcome to Coverline Developers 2\.1\.0$/],
