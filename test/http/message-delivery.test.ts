@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
-import { jobHandlers } from '../../server/app/jobs.js';
+import { FORGET_SENT_CODES_QUEUE, jobHandlers } from '../../server/app/jobs.js';
 import { createWorker } from '../../server/platform/jobs/worker.js';
 import { smtpTransport } from '../../server/platform/messages/smtp.js';
 import { africasTalkingProvider } from '../../server/platform/messages/sms/africas-talking.js';
@@ -251,5 +251,27 @@ describe('message delivery across instances', () => {
     const rows = await h.db.selectFrom('outbox').select(['status', 'attempts']).where('recipient', 'in', emails).execute();
     expect(rows).toHaveLength(12);
     expect(rows.every((r) => r.status === 'SENT' && r.attempts === 1)).toBe(true);
+  });
+});
+
+describe('sent codes forgotten after a day', () => {
+  it('masks a delivered code in the stored message once it is a day old, and leaves notices as they were', async () => {
+    const { body } = await signUp(h);
+    const email = body.email as string;
+    await h.call({ method: 'POST', url: '/api/v1/auth/password/request-reset', payload: { username: email } });
+    await deliverAll();
+    const forget = jobHandlers(h.app.services)[FORGET_SENT_CODES_QUEUE];
+    const job = {} as Parameters<typeof forget>[0];
+    await forget(job, h.clock.now());
+    let [welcome, reset] = await outboxTo(email);
+    const code = reset.secret!;
+    expect(reset.body).toContain(code);
+
+    await forget(job, new Date(h.clock.now().getTime() + 25 * 3600_000));
+    [welcome, reset] = await outboxTo(email);
+    expect(reset.secret).toBeNull();
+    expect(reset.body).toContain('reset code is ••••••.');
+    expect(reset.html).not.toContain(code);
+    expect(welcome.body).toContain('account is ready');
   });
 });
