@@ -111,6 +111,7 @@ const docs: Item[] = [
   'staff-permissions',
   'state-machines',
   'errors',
+  'messages',
   'scaling',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),

@@ -4,6 +4,7 @@ import { raiseDueDebits } from '../domain/money/due-debits.js';
 import { runPolicyLifecycle } from '../domain/policies/lifecycle-job.js';
 import { purgeFinished } from '../platform/jobs/queue.js';
 import { messageDeliveryHandler } from '../platform/messages/delivery.js';
+import { forgetSentCodes } from '../platform/messages/retention.js';
 import { DELIVER_MESSAGE_QUEUE } from '../platform/notifier.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
 
@@ -13,6 +14,8 @@ export const DUE_DEBITS_QUEUE = 'direct-debits.due';
 export const POLICY_LIFECYCLE_QUEUE = 'policies.lifecycle';
 /** Deletes finished jobs past their keeping time. */
 export const PURGE_JOBS_QUEUE = 'jobs.purge';
+/** Masks the one-time codes of messages sent over a day ago (server/platform/messages/retention.ts). */
+export const FORGET_SENT_CODES_QUEUE = 'messages.forget-codes';
 /** Deletes Idempotency-Keys past their 24 hours. */
 export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 
@@ -36,6 +39,7 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
     },
     async [PURGE_JOBS_QUEUE](_job, now) { await purgeFinished(services.db, now); },
     async [PURGE_IDEMPOTENCY_KEYS_QUEUE](_job, now) { await purgeExpiredKeys(services.db, now); },
+    async [FORGET_SENT_CODES_QUEUE](_job, now) { await forgetSentCodes(services.db, now); },
   };
 }
 
@@ -45,6 +49,7 @@ export const RECURRING: readonly Recurring[] = [
   { queue: POLICY_LIFECYCLE_QUEUE, everyMs: 15 * 60_000 },
   { queue: PURGE_JOBS_QUEUE, everyMs: 24 * 3600_000 },
   { queue: PURGE_IDEMPOTENCY_KEYS_QUEUE, everyMs: 3600_000 },
+  { queue: FORGET_SENT_CODES_QUEUE, everyMs: 3600_000 },
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */

@@ -6,7 +6,7 @@ import type { Services } from '../platform/context.js';
 import { CredentialCache } from '../platform/auth/credential-cache.js';
 import type { ChangeFeed, Db } from '../platform/db/database.js';
 import { outboxNotifier, type Notifier } from '../platform/notifier.js';
-import { sandboxTransports } from '../platform/messages/sandbox.js';
+import { messageTransports } from '../platform/messages/transports.js';
 import type { MessageTransports } from '../platform/messages/transport.js';
 import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
@@ -53,12 +53,15 @@ export const services = fp(async (app, options: ServiceOptions) => {
   const credentials = new CredentialCache();
   await credentials.start(options.changes);
   app.addHook('onClose', () => credentials.close());
+  const messages = options.messages ?? messageTransports(config.messages, (line) => app.log.info(line));
+  // Pooled SMTP connections close with the app.
+  app.addHook('onClose', () => messages.email.close?.());
   const made: Services = {
     config,
     db,
     clock,
     notifier: options.notifier ?? outboxNotifier(clock),
-    messages: options.messages ?? sandboxTransports((line) => app.log.info(line)),
+    messages,
     storage: createStorage(config),
     payments: options.payments ?? sandboxProvider(config),
     async deliverWebhook(provider, { headers, body }) {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { africasTalkingBaseUrl } from './messages/sms/africas-talking.js';
 
 /** Everything the server reads from its environment, checked once at start. */
 export interface Config {
@@ -59,6 +60,23 @@ export interface Config {
   jobPollIntervalMs: number;
   /** How many days before a policy's end date its client is reminded to renew (once per policy and end date); 0 sends none. */
   renewalReminderDays: number;
+  /** How e-mail and SMS leave (server/platform/messages/transports.ts). */
+  messages: MessagesConfig;
+}
+
+/**
+ * `sandbox`: nothing leaves, the outbox is the mailbox (the default outside production with nothing
+ * configured). `live`: the channels configured here go out through their provider (outside
+ * production an unconfigured channel stays in the sandbox; production configures both).
+ * `disabled` (MESSAGES_DISABLED=true): every message fails, nothing is sent.
+ */
+export interface MessagesConfig {
+  mode: 'sandbox' | 'live' | 'disabled';
+  /** SMTP_URL: `smtp://user:pass@host:587` or `smtps://user:pass@host:465`. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the bare address every e-mail is sent from, the company's name before it. */
+  mailFrom: string;
+  sms?: { provider: 'africastalking'; username: string; apiKey: string; baseUrl: string };
 }
 
 /**
@@ -148,7 +166,80 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorKeyFailuresPerAddress: int('OPERATOR_KEY_FAILURE_LIMIT', 20, env),
     renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
+    messages: messages(env, production),
   };
+}
+
+/** MAIL_FROM outside production when unset: a domain no one owns, so nothing pretends to be real. */
+export const DEFAULT_SANDBOX_MAIL_FROM = 'no-reply@coverline.local';
+
+/**
+ * Where e-mail and SMS go. Production sends both for real or, said outright, none: a deployment
+ * must not keep its clients' one-time codes in a sandbox by default. So NODE_ENV=production
+ * refuses to start without SMTP_URL, MAIL_FROM (mail from coverline.local, a domain no one owns, is
+ * refused or taken for spam) and SMS_PROVIDER with its credentials, unless MESSAGES_DISABLED=true. Every value set
+ * is checked at start, even when disabled, so a mistake shows before the first message.
+ */
+function messages(env: NodeJS.ProcessEnv, production: boolean): MessagesConfig {
+  const disabled = flag('MESSAGES_DISABLED', env);
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl) checkSmtpUrl(smtpUrl);
+  const mailFrom = env.MAIL_FROM?.trim() || undefined;
+  if (mailFrom && !/^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/.test(mailFrom)) {
+    throw new Error(`MAIL_FROM must be a bare e-mail address (name@domain; the company's name is put before it), got "${mailFrom}"`);
+  }
+  const sms = smsProvider(env);
+  if (production && !disabled) {
+    const missing = [
+      ...(smtpUrl ? [] : ['SMTP_URL']),
+      ...(mailFrom ? [] : ['MAIL_FROM']),
+      ...(sms ? [] : ['SMS_PROVIDER (with AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY)']),
+    ];
+    if (missing.length) {
+      throw new Error(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} required when NODE_ENV=production, so e-mail and SMS reach people (or set MESSAGES_DISABLED=true to send none)`);
+    }
+  }
+  return {
+    mode: disabled ? 'disabled' : smtpUrl || sms ? 'live' : 'sandbox',
+    smtpUrl,
+    mailFrom: mailFrom ?? DEFAULT_SANDBOX_MAIL_FROM,
+    sms,
+  };
+}
+
+function flag(name: string, env: NodeJS.ProcessEnv): boolean {
+  const value = env[name]?.trim();
+  if (!value) return false;
+  if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value}"`);
+  return value === 'true';
+}
+
+/** SMTP_URL: an smtp: or smtps: URL with a host. The message never repeats the URL: it may hold a password. */
+function checkSmtpUrl(value: string): void {
+  let url: URL | undefined;
+  try { url = new URL(value); } catch { url = undefined; }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new Error('SMTP_URL must be smtp://[user:password@]host[:port] (STARTTLS) or smtps://[user:password@]host[:port] (TLS), with user and password URL-encoded');
+  }
+}
+
+/** SMS_PROVIDER and its credentials; Africa's Talking's sandbox URL for its `sandbox` username. */
+function smsProvider(env: NodeJS.ProcessEnv): MessagesConfig['sms'] {
+  const provider = env.SMS_PROVIDER?.trim();
+  const username = env.AFRICASTALKING_USERNAME?.trim();
+  const apiKey = env.AFRICASTALKING_API_KEY?.trim();
+  if (!provider) {
+    if (username || apiKey) throw new Error('AFRICASTALKING_USERNAME or AFRICASTALKING_API_KEY is set but SMS_PROVIDER is not: set SMS_PROVIDER=africastalking to send SMS through it');
+    return undefined;
+  }
+  if (provider !== 'africastalking') throw new Error(`SMS_PROVIDER must be africastalking (the only SMS provider built in), got "${provider}"`);
+  const missing = [...(username ? [] : ['AFRICASTALKING_USERNAME']), ...(apiKey ? [] : ['AFRICASTALKING_API_KEY'])];
+  if (missing.length) throw new Error(`${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} required when SMS_PROVIDER=africastalking`);
+  const baseUrl = (env.AFRICASTALKING_BASE_URL?.trim() || africasTalkingBaseUrl(username!)).replace(/\/+$/, '');
+  let url: URL | undefined;
+  try { url = new URL(baseUrl); } catch { url = undefined; }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new Error(`AFRICASTALKING_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+  return { provider: 'africastalking', username: username!, apiKey: apiKey!, baseUrl };
 }
 
 /**
@@ -211,6 +302,12 @@ export function configWarnings(config: Config, env: NodeJS.ProcessEnv = process.
   const warnings: string[] = [];
   if (reachable && !env.PUBLIC_BASE_URL) {
     warnings.push(`PUBLIC_BASE_URL is not set: checkout links and other links the API gives out start with ${config.publicBaseUrl}, which callers elsewhere cannot open`);
+  }
+  if (config.messages.mode === 'disabled') {
+    warnings.push('messages are disabled (MESSAGES_DISABLED=true): no code or notice reaches anyone');
+  }
+  if (config.production && config.messages.mode !== 'disabled' && config.messages.sms?.username === 'sandbox') {
+    warnings.push("AFRICASTALKING_USERNAME is sandbox: SMS go to Africa's Talking's simulator, never to a phone");
   }
   return warnings;
 }

@@ -32,12 +32,12 @@ export interface Notifier {
 }
 
 /** The tenant's company as its messages show it. */
-export async function brandOf(db: Db, tenantId: string): Promise<Brand> {
+export async function brandOf(db: Db, tenantId: string): Promise<Brand & { country: string | null }> {
   const company = await db.selectFrom('companies')
-    .select(['name', 'short_name', 'email', 'primary_color', 'logo_url', 'sms_sender_id'])
+    .select(['name', 'short_name', 'email', 'primary_color', 'logo_url', 'sms_sender_id', 'country'])
     .where('id', '=', tenantId).executeTakeFirstOrThrow();
   return { name: company.name, shortName: company.short_name, email: company.email, primaryColor: company.primary_color,
-    logoUrl: company.logo_url, smsSenderId: company.sms_sender_id };
+    logoUrl: company.logo_url, smsSenderId: company.sms_sender_id, country: company.country };
 }
 
 /** The notifier of the app: the outbox, its jobs timed by `clock` (stopped in tests). */
@@ -55,7 +55,10 @@ export const outboxNotifier = (clock: Clock): Notifier => ({
       body: email ? rendered.text : rendered.sms,
       html: email ? rendered.html : null,
       secret: message.vars.code ?? null,
-      sender: JSON.stringify({ name: brand.name, ...(brand.email ? { replyTo: brand.email } : {}), ...(brand.smsSenderId ? { smsSenderId: brand.smsSenderId } : {}) }),
+      sender: JSON.stringify({
+        name: brand.name, ...(brand.email ? { replyTo: brand.email } : {}), ...(brand.smsSenderId ? { smsSenderId: brand.smsSenderId } : {}),
+        ...(brand.country ? { country: brand.country } : {}),
+      }),
       client_id: message.owner?.kind === 'client' ? message.owner.id : null,
       staff_id: message.owner?.kind === 'staff' ? message.owner.id : null,
     }).returning('id').executeTakeFirstOrThrow();

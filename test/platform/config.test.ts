@@ -1,13 +1,19 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_OPERATOR_KEY, loadConfig, SANDBOX_CORS_ORIGINS } from '../../server/platform/config.js';
+import { configWarnings, DEFAULT_SANDBOX_API_KEY, DEFAULT_SANDBOX_MAIL_FROM, DEFAULT_SANDBOX_OPERATOR_KEY, loadConfig, SANDBOX_CORS_ORIGINS } from '../../server/platform/config.js';
+
+/** Where a production deployment's e-mail and SMS go. */
+const PRODUCTION_MESSAGES = {
+  SMTP_URL: 'smtps://mailer:s%40cret@smtp.example.com:465', MAIL_FROM: 'no-reply@coverline.example',
+  SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'coverline', AFRICASTALKING_API_KEY: 'atsk_live_key',
+};
 
 /**
- * What a production deployment names for its payments (the sandbox here, with a secret of its own)
- * and its own operator key.
+ * What a production deployment names for its payments (the sandbox here, with a secret of its own),
+ * its own operator key and its messages' transports.
  */
-const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40), OPERATOR_KEY: 'o'.repeat(40) };
+const PRODUCTION_PAYMENTS = { PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40), OPERATOR_KEY: 'o'.repeat(40), ...PRODUCTION_MESSAGES };
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -46,7 +52,7 @@ describe('configuration', () => {
 
   it('takes the documented sandbox operator key only outside production, where OPERATOR_KEY must be set, long and not that key', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
-    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40) };
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40), ...PRODUCTION_MESSAGES };
     expect(loadConfig({ DATA_DIR: dir }).operatorKey).toBe(DEFAULT_SANDBOX_OPERATOR_KEY);
     expect(DEFAULT_SANDBOX_OPERATOR_KEY).toBe('op_sandbox_coverline_00000000000000000000');
     expect(loadConfig({ DATA_DIR: dir, OPERATOR_KEY: 'k'.repeat(32) }).operatorKey).toBe('k'.repeat(32));
@@ -79,5 +85,52 @@ describe('configuration', () => {
       expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: bad })).toThrow('RENEWAL_REMINDER_DAYS must be a whole number');
     }
     expect(() => loadConfig({ DATA_DIR: dir, RENEWAL_REMINDER_DAYS: '400' })).toThrow('RENEWAL_REMINDER_DAYS must be at most 365');
+  });
+
+  it('keeps messages in the sandbox with nothing set, and sends through the channels configured outside production', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).messages).toEqual({ mode: 'sandbox', mailFrom: DEFAULT_SANDBOX_MAIL_FROM, smtpUrl: undefined, sms: undefined });
+    expect(DEFAULT_SANDBOX_MAIL_FROM).toBe('no-reply@coverline.local');
+    expect(loadConfig({ DATA_DIR: dir, SMTP_URL: 'smtp://127.0.0.1:2525' }).messages).toEqual({ mode: 'live', smtpUrl: 'smtp://127.0.0.1:2525', mailFrom: DEFAULT_SANDBOX_MAIL_FROM, sms: undefined });
+    expect(loadConfig({ DATA_DIR: dir, SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'sandbox', AFRICASTALKING_API_KEY: 'k' }).messages)
+      .toEqual({ mode: 'live', mailFrom: DEFAULT_SANDBOX_MAIL_FROM, smtpUrl: undefined, sms: { provider: 'africastalking', username: 'sandbox', apiKey: 'k', baseUrl: 'https://api.sandbox.africastalking.com' } });
+    expect(loadConfig({ DATA_DIR: dir, ...PRODUCTION_MESSAGES, AFRICASTALKING_BASE_URL: 'http://127.0.0.1:8080/' }).messages)
+      .toEqual({ mode: 'live', smtpUrl: PRODUCTION_MESSAGES.SMTP_URL, mailFrom: 'no-reply@coverline.example', sms: { provider: 'africastalking', username: 'coverline', apiKey: 'atsk_live_key', baseUrl: 'http://127.0.0.1:8080' } });
+    expect(loadConfig({ DATA_DIR: dir, ...PRODUCTION_MESSAGES }).messages.sms?.baseUrl).toBe('https://api.africastalking.com');
+  });
+
+  it('refuses to start in production without SMTP_URL, MAIL_FROM and an SMS provider, naming each missing one, unless MESSAGES_DISABLED=true', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(40), DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox', PAYMENT_WEBHOOK_SECRET: 'w'.repeat(40), OPERATOR_KEY: 'o'.repeat(40) };
+    expect(() => loadConfig(prod)).toThrow('SMTP_URL, MAIL_FROM, SMS_PROVIDER (with AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY) are required when NODE_ENV=production');
+    expect(() => loadConfig({ ...prod, ...PRODUCTION_MESSAGES, SMTP_URL: '' })).toThrow(/^SMTP_URL is required when NODE_ENV=production.*MESSAGES_DISABLED=true/);
+    expect(() => loadConfig({ ...prod, ...PRODUCTION_MESSAGES, MAIL_FROM: '' })).toThrow(/^MAIL_FROM is required when NODE_ENV=production/);
+    expect(() => loadConfig({ ...prod, ...PRODUCTION_MESSAGES, SMS_PROVIDER: '', AFRICASTALKING_USERNAME: '', AFRICASTALKING_API_KEY: '' })).toThrow(/^SMS_PROVIDER \(with AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY\) is required/);
+    expect(loadConfig({ ...prod, ...PRODUCTION_MESSAGES }).messages.mode).toBe('live');
+    const disabled = { ...prod, MESSAGES_DISABLED: 'true' };
+    const config = loadConfig(disabled);
+    expect(config.messages.mode).toBe('disabled');
+    expect(configWarnings(config, disabled)).toContain('messages are disabled (MESSAGES_DISABLED=true): no code or notice reaches anyone');
+    expect(configWarnings(loadConfig({ ...prod, ...PRODUCTION_MESSAGES, PUBLIC_BASE_URL: 'https://api.example' }), { PUBLIC_BASE_URL: 'x' })).toEqual([]);
+    expect(configWarnings(loadConfig({ ...prod, ...PRODUCTION_MESSAGES, AFRICASTALKING_USERNAME: 'sandbox' }), { PUBLIC_BASE_URL: 'x' }))
+      .toEqual([expect.stringMatching(/^AFRICASTALKING_USERNAME is sandbox: SMS go to Africa's Talking's simulator/)]);
+  });
+
+  it('refuses message settings it cannot use, without repeating an SMTP password', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    for (const bad of ['http://mail.example.com', 'smtp://', 'mail.example.com:587', 'smtp://user:hunter22@']) {
+      expect(() => loadConfig({ DATA_DIR: dir, SMTP_URL: bad })).toThrow(/^SMTP_URL must be smtp:\/\/\[user:password@\]host/);
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, SMTP_URL: 'smtp://user:hunter22@' })).not.toThrow(/hunter22/);
+    for (const bad of ['Coverline <no-reply@coverline.example>', 'no-reply', 'no reply@coverline.example']) {
+      expect(() => loadConfig({ DATA_DIR: dir, MAIL_FROM: bad })).toThrow('MAIL_FROM must be a bare e-mail address');
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, MESSAGES_DISABLED: 'yes' })).toThrow('MESSAGES_DISABLED must be true or false');
+    expect(loadConfig({ DATA_DIR: dir, MESSAGES_DISABLED: 'false' }).messages.mode).toBe('sandbox');
+    expect(() => loadConfig({ DATA_DIR: dir, SMS_PROVIDER: 'twilio' })).toThrow('SMS_PROVIDER must be africastalking');
+    expect(() => loadConfig({ DATA_DIR: dir, SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'coverline' })).toThrow('AFRICASTALKING_API_KEY is required when SMS_PROVIDER=africastalking');
+    expect(() => loadConfig({ DATA_DIR: dir, SMS_PROVIDER: 'africastalking' })).toThrow('AFRICASTALKING_USERNAME and AFRICASTALKING_API_KEY are required');
+    expect(() => loadConfig({ DATA_DIR: dir, AFRICASTALKING_USERNAME: 'coverline', AFRICASTALKING_API_KEY: 'k' })).toThrow('SMS_PROVIDER is not');
+    expect(() => loadConfig({ DATA_DIR: dir, ...PRODUCTION_MESSAGES, AFRICASTALKING_BASE_URL: 'ftp://x' })).toThrow('AFRICASTALKING_BASE_URL must be an http(s) URL');
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { backoffMs, FinalFailure, type Job } from '../jobs/queue.js';
 import type { JobHandler } from '../jobs/worker.js';
+import { internationalNumber } from './phone.js';
 import { unsubscribeLink } from './render.js';
 import { DeliveryFailure, type Delivered, type MessageTransports } from './transport.js';
 
@@ -28,7 +29,7 @@ export function messageDeliveryHandler(db: Db, transports: MessageTransports): J
           subject: row.subject ?? '', text: row.body, html: row.html ?? undefined,
           headers: row.purpose === 'notice' && row.sender.replyTo ? { 'List-Unsubscribe': `<${unsubscribeLink(row.sender.replyTo)}>` } : undefined,
         })
-        : await transports.sms.sendSms({ id: row.id, to: row.recipient, from: row.sender.smsSenderId, text: row.body });
+        : await transports.sms.sendSms({ id: row.id, to: internationalNumber(row.recipient, row.sender.country), from: row.sender.smsSenderId, text: row.body });
     } catch (error) {
       const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure(error instanceof Error ? error.message : String(error), false);
       const last = failure.permanent || job.attempts >= job.max_attempts;

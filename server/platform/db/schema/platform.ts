@@ -5,8 +5,8 @@ import type { CreatedAt, Json, Timestamp } from './columns.js';
 
 export type MessageStatus = 'QUEUED' | 'RETRYING' | 'SENT' | 'FAILED';
 
-/** Who a message is from: the company's name and reply-to address, its SMS sender id. */
-export interface MessageSender { name: string; replyTo?: string; smsSenderId?: string }
+/** Who a message is from: the company's name and reply-to address, its SMS sender id and country. */
+export interface MessageSender { name: string; replyTo?: string; smsSenderId?: string; /** ISO country local numbers are read in. */ country?: string }
 
 /** One e-mail or SMS, written with the change that caused it, and its delivery state (server/platform/messages/). */
 export interface OutboxTable {
