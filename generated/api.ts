@@ -10137,7 +10137,7 @@ export interface components {
              */
             subject: string | null;
             /**
-             * @description The e-mail's plain-text body, or the SMS text, as sent (nothing masked).
+             * @description The e-mail's plain-text body, or the SMS text, as sent (nothing masked until the code is forgotten, a day on).
              * @example Your Coverline Sandbox Brokers password reset code is 482913. It expires in 15 minutes.
              *
              *     If you did not ask for it, ignore this message: your password stays as it is.
@@ -10149,7 +10149,7 @@ export interface components {
              */
             html: string | null;
             /**
-             * @description The one-time code the message carries; absent when it carries none (`purpose` is `notice`).
+             * @description The one-time code the message carries; absent when it carries none (`purpose` is `notice`), and once forgotten: a day after a code message was sent (or failed) its code is masked in the stored message as well (`••••••`) and no longer kept.
              * @example 482913
              */
             code?: string;

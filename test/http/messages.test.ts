@@ -4,6 +4,7 @@ import type { OutboxTable } from '../../server/platform/db/schema.js';
 import { jobHandlers } from '../../server/app/jobs.js';
 import { ensureApiKey } from '../../server/platform/db/seed.js';
 import { createWorker } from '../../server/platform/jobs/worker.js';
+import { forgetSentCodes } from '../../server/platform/messages/retention.js';
 import { DELIVER_MESSAGE_QUEUE } from '../../server/platform/notifier.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { codeSentTo, individualBody, signUp } from '../helpers/clients.js';
@@ -219,6 +220,16 @@ describe('listSandboxMessages: GET /sandbox/messages', () => {
     const everything = (await list('/sandbox/messages?limit=500')).json().data as { createdAt: string }[];
     const times = everything.map((m) => m.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('shows a code no more once it is forgotten, a day after its message was sent', async () => {
+    const phone = `+23320${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const id = await message({ channel: 'sms', recipient: phone, subject: null, body: 'Your code is 731046.', secret: '731046', purpose: 'code',
+      template: 'verify-phone', created_at: new Date(Date.now() - 2 * 86_400_000), status: 'SENT', sent_at: new Date(Date.now() - 2 * 86_400_000) });
+    await forgetSentCodes(h.db, new Date());
+    const [forgotten] = (await list(`/sandbox/messages?recipient=${encodeURIComponent(phone)}`)).json().data;
+    expect(forgotten).toMatchObject({ id, text: `Your code is ${MASK}.`, purpose: 'code' });
+    expect(forgotten).not.toHaveProperty('code');
   });
 
   it('shows a tenant\'s key only that tenant\'s messages', async () => {

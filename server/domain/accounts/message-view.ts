@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { components, operations } from '../../../generated/api.js';
 import type { OutboxTable } from '../../platform/db/schema.js';
 import { newestFirstPage } from '../../platform/export/listing.js';
+import { MASKED_CODE } from '../../platform/messages/retention.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import type { AccountOwner } from './account.js';
 
@@ -14,9 +15,6 @@ import type { AccountOwner } from './account.js';
 
 export type Message = components['schemas']['Message'];
 export type SandboxMessage = components['schemas']['SandboxMessage'];
-
-/** What a one-time code reads as wherever a message is shown to its owner. */
-export const MASKED_CODE = '••••••';
 
 type OutboxRow = Selectable<OutboxTable>;
 // Clients and staff list their messages with the same query parameters (the contract's shared ones).
