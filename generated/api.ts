@@ -439,6 +439,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Commission statement for a period
+         * @description What the policies sold by the staff members within the caller's reach earned in commission
+         *     from `from` to `to` (UTC days, both included), from the money actually received on them: one
+         *     line per staff member who sold (`groupBy=staff`, the default), per insurer whose product was
+         *     sold (`company`) or per `product`, and per currency, with the totals of each currency.
+         *
+         *     **Who sold.** A policy counts for the staff member credited with it (its `originatingStaff`,
+         *     whoever sold it for the client). An agent and a level officer see only their own sales; a head
+         *     of department those of their department's staff; a branch manager their branch's; an executive
+         *     manager the whole company's, policies bought in a client app included (a `staff: null` line).
+         *     `staffId` narrows it to one seller: one outside the caller's reach matches nothing (an empty
+         *     statement), as an unknown id does.
+         *
+         *     **Money received.** Only confirmed money counts: payments `APPROVED` (cash, cheque and
+         *     transfers a supervisor approved, card checkouts the provider confirmed) or `VERIFIED` (mobile
+         *     money), on the day they were confirmed (the receipt's day), not the day they were recorded.
+         *     Money pending approval or verification, rejected or failed earns nothing until it is
+         *     confirmed. A payment counts only up to what was still owed on its invoice (an overpayment is
+         *     not premium); on an invoice that bills several policies (a cart checkout) it is shared between
+         *     them in proportion to each policy's premium on it.
+         *
+         *     **Commissions** are the three a product defines (`standardCommission`, `overriderCommission`,
+         *     `otherCommission`), as they stand when the statement is made:
+         *     - `PERCENTAGE`: that percent of the premium received in the period (so a partly paid invoice
+         *       earns on what was paid).
+         *     - `FEE`: a fixed amount per policy, earned in proportion to the policy's premium received: a
+         *       policy paid in full in the period earns the whole fee, one paid 40% earns 40% of it now and
+         *       the rest in the period the remainder is received.
+         *     Each policy's amounts are rounded to the cent (half up); lines and totals add them up.
+         *
+         *     **Cancelled policies** earn on the money received and kept before (or after) they were
+         *     cancelled, like any other: closing a policy refunds nothing through the API, and what it left
+         *     unpaid (written off) earns nothing.
+         *
+         *     `GET /staff/commissions.xlsx` answers the same statement as a spreadsheet.
+         */
+        get: operations["getCommissionStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/commissions.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Commission statement as a spreadsheet
+         * @description The statement `GET /staff/commissions` answers for the same query, as an .xlsx workbook
+         *     (streamed): one sheet, `Commissions`, with a header row, a row per line (who or what it is
+         *     for, the currency, policies, premium received, the three commissions and their sum) and, after
+         *     a blank row, a `Total` row per currency. The rules (who sold, what money counts, how `FEE` and
+         *     `PERCENTAGE` commissions are earned, cancelled policies) are that call's; so are the reach and
+         *     the permission table's rows.
+         */
+        get: operations["exportCommissionStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/transactions/{id}": {
         parameters: {
             query?: never;
@@ -6879,6 +6957,137 @@ export interface components {
         TransactionResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["Transaction"];
         };
+        /**
+         * @description What a company does in distribution.
+         * @example INSURER
+         * @enum {string}
+         */
+        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
+        /** @description A company as a commission statement names it. */
+        CommissionCompany: {
+            /**
+             * Format: uuid
+             * @example b7e0c1d2-3f4a-5b6c-7d8e-9f0a1b2c3d4e
+             */
+            id: string;
+            /** @example Gold Coast General Insurance */
+            name: string;
+            type: components["schemas"]["CompanyType"];
+        };
+        /**
+         * @description What a set of policies earned in the period, in one currency: the premium received on them and
+         *     the commissions their products define on it, each already rounded to the cent per policy (so a
+         *     line is the sum of its policies and the totals the sum of the lines).
+         */
+        CommissionFigures: {
+            /**
+             * @description The currency the premium was paid in (the policy's).
+             * @example GHS
+             */
+            currency: string;
+            /**
+             * Format: int32
+             * @description Policies with premium received in the period.
+             * @example 3
+             */
+            policiesCount: number;
+            /**
+             * @description Premium confirmed received in the period (pro rata for a policy billed with others on one invoice; never more than the invoice).
+             * @example 2500
+             */
+            premiumReceived: components["schemas"]["MoneyValue"];
+            /**
+             * @description The products' `standardCommission` earned on it.
+             * @example 150
+             */
+            standardCommission: components["schemas"]["MoneyValue"];
+            /**
+             * @description The products' `overriderCommission` earned on it.
+             * @example 37.5
+             */
+            overriderCommission: components["schemas"]["MoneyValue"];
+            /**
+             * @description The products' `otherCommission` earned on it.
+             * @example 150
+             */
+            otherCommission: components["schemas"]["MoneyValue"];
+            /**
+             * @description The three together.
+             * @example 337.5
+             */
+            commission: components["schemas"]["MoneyValue"];
+        };
+        /** @description A commission, as a fixed fee or a percentage of the premium. */
+        Commission: {
+            /** @example 12.5 */
+            value: number;
+            /**
+             * @example PERCENTAGE
+             * @enum {string}
+             */
+            type: "FEE" | "PERCENTAGE";
+        };
+        /** @description A product as a commission statement names it, with the commissions it defines (as they stand when the statement is made). */
+        CommissionProduct: {
+            /**
+             * Format: uuid
+             * @example 0c9d8e7f-6a5b-4c3d-2e1f-0a9b8c7d6e5f
+             */
+            id: string;
+            /** @example AUTO-FLEET-OFFLINE */
+            code: string;
+            /** @example Motor Fleet Cover */
+            name: string;
+            standardCommission: components["schemas"]["Commission"] | null;
+            overriderCommission: components["schemas"]["Commission"] | null;
+            otherCommission: components["schemas"]["Commission"] | null;
+        };
+        /**
+         * @description One line of a commission statement: the figures of one staff member, company or product (by the
+         *     statement's `groupBy`) in one currency. The grouping it is not by is `null`.
+         */
+        CommissionStatementLine: components["schemas"]["CommissionFigures"] & {
+            /** @description With `groupBy=staff`, who sold the policies; `null` for policies nobody on the staff sold (bought in a client app), and on lines of another grouping. */
+            staff: components["schemas"]["StaffReference"] | null;
+            /** @description With `groupBy=company`, the insurer whose products were sold (it owes the commission); `null` on lines of another grouping. */
+            company: components["schemas"]["CommissionCompany"] | null;
+            /** @description With `groupBy=product`, the product sold; `null` on lines of another grouping. */
+            product: components["schemas"]["CommissionProduct"] | null;
+        };
+        /**
+         * @description A commission statement: what the policies sold by the staff members within the caller's reach
+         *     earned in a period, from the premium actually received on them, line by line (by `groupBy`) and
+         *     in total per currency.
+         */
+        CommissionStatement: {
+            /** @description The selling company (the caller's own), which earns the commissions. */
+            company: components["schemas"]["CommissionCompany"];
+            /**
+             * Format: date
+             * @description The period's first day.
+             * @example 2026-11-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The period's last day.
+             * @example 2026-11-30
+             */
+            to: string;
+            /**
+             * @example staff
+             * @enum {string}
+             */
+            groupBy: "staff" | "company" | "product";
+            /** @description One per staff member, company or product and currency, by currency then by name (code for products); lines with nothing received are left out. */
+            lines: components["schemas"]["CommissionStatementLine"][];
+            /** @description The lines added up, one per currency (none when nothing was received). */
+            totals: components["schemas"]["CommissionFigures"][];
+        };
+        /** @description A commission statement. */
+        CommissionStatementResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["CommissionStatement"];
+        };
         /** @description What the staff member approving a payment may note (kept with the payment and its history). */
         TransactionApproval: {
             /** @example Cash counted and banked at the Osu branch */
@@ -7849,12 +8058,6 @@ export interface components {
             departmentId?: string | null;
         };
         /**
-         * @description What a company does in distribution.
-         * @example INSURER
-         * @enum {string}
-         */
-        CompanyType: "INSURER" | "BROKER" | "MICRO_INSURER" | "DIGITAL_AGENT" | "AGENT";
-        /**
          * @description The line of business a company is licensed for.
          * @example NON_LIFE
          * @enum {string}
@@ -8118,16 +8321,6 @@ export interface components {
         /** @description The new Api-Key, in clear this once. */
         CompanyApiKeyResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["CompanyApiKey"];
-        };
-        /** @description A commission, as a fixed fee or a percentage of the premium. */
-        Commission: {
-            /** @example 12.5 */
-            value: number;
-            /**
-             * @example PERCENTAGE
-             * @enum {string}
-             */
-            type: "FEE" | "PERCENTAGE";
         };
         /** @description A company a product is assigned to, so its staff (and, for an ONLINE product, its clients) can sell it. */
         ProductAssignment: {
@@ -10913,6 +11106,25 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The period's first day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC): money confirmed on or after it counts.
+         * @example 2026-11-01
+         */
+        CommissionFromQuery: string;
+        /**
+         * @description The period's last day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC), at most 366 days after `from`: money confirmed on or before it counts.
+         * @example 2026-11-30
+         */
+        CommissionToQuery: string;
+        /**
+         * @description One line per `staff` member who sold (the policy's `originatingStaff`; default), per `company` (the insurer whose product was sold, which owes the commission), or per `product`; and per currency within each.
+         * @example staff
+         */
+        CommissionGroupByQuery: "staff" | "company" | "product";
+        /** @description Only policies sold by (credited to) this staff member. A staff member outside the caller's reach matches nothing: the statement is empty, as for an unknown id. */
+        CommissionStaffIdQuery: string;
+        /** @description Only policies on this product (an unknown id matches nothing). */
+        CommissionProductIdQuery: string;
+        /**
          * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
          * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
          */
@@ -11990,6 +12202,116 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+        };
+    };
+    getCommissionStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description The period's first day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC): money confirmed on or after it counts.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["CommissionFromQuery"];
+                /**
+                 * @description The period's last day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC), at most 366 days after `from`: money confirmed on or before it counts.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["CommissionToQuery"];
+                /**
+                 * @description One line per `staff` member who sold (the policy's `originatingStaff`; default), per `company` (the insurer whose product was sold, which owes the commission), or per `product`; and per currency within each.
+                 * @example staff
+                 */
+                groupBy?: components["parameters"]["CommissionGroupByQuery"];
+                /** @description Only policies sold by (credited to) this staff member. A staff member outside the caller's reach matches nothing: the statement is empty, as for an unknown id. */
+                staffId?: components["parameters"]["CommissionStaffIdQuery"];
+                /** @description Only policies on this product (an unknown id matches nothing). */
+                productId?: components["parameters"]["CommissionProductIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionStatementResponse"];
+                };
+            };
+            /** @description A date is not a real day, `to` is before `from`, or the period is longer than 366 days. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportCommissionStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description The period's first day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC): money confirmed on or after it counts.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["CommissionFromQuery"];
+                /**
+                 * @description The period's last day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC), at most 366 days after `from`: money confirmed on or before it counts.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["CommissionToQuery"];
+                /**
+                 * @description One line per `staff` member who sold (the policy's `originatingStaff`; default), per `company` (the insurer whose product was sold, which owes the commission), or per `product`; and per currency within each.
+                 * @example staff
+                 */
+                groupBy?: components["parameters"]["CommissionGroupByQuery"];
+                /** @description Only policies sold by (credited to) this staff member. A staff member outside the caller's reach matches nothing: the statement is empty, as for an unknown id. */
+                staffId?: components["parameters"]["CommissionStaffIdQuery"];
+                /** @description Only policies on this product (an unknown id matches nothing). */
+                productId?: components["parameters"]["CommissionProductIdQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement, an .xlsx workbook. */
+            200: {
+                headers: {
+                    /**
+                     * @description Always `attachment`, named after the period and the grouping.
+                     * @example attachment; filename="commissions-2026-11-01-2026-11-30-staff.xlsx"
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <the bytes of commissions-2026-11-01-2026-11-30-staff.xlsx> */
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description A date is not a real day, `to` is before `from`, or the period is longer than 366 days. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
         };
     };
     getStaffTransaction: {

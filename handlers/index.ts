@@ -16,6 +16,7 @@ import { sandboxMessageHandlers } from './sandboxMessages/index.js';
 import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
+import { staffCommissionHandlers } from './staffCommissions/index.js';
 import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffPolicyClosureHandlers } from './staffPolicyClosures/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
@@ -57,4 +58,5 @@ export const handlers = {
   ...operatorHandlers,
   ...staffProductHandlers,
   ...staffClientsHandlers,
+  ...staffCommissionHandlers,
 };

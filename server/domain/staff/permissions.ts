@@ -88,6 +88,16 @@ export const PRODUCT_KEEPERS = companyWide(['HEAD_OF_DEPARTMENT', 'EXECUTIVE_MAN
 
 const KEEPERS_REASON = 'Executive managers and heads of department (the underwriting and product heads) keep the product catalogue; officers, branch managers and agents sell what it holds and change none of it. Only an insurer or micro-insurer, and only its own products.';
 
+/**
+ * Who reads commission statements: every seller their own sales (agents and level officers), heads
+ * of department their department's, branch managers their branch's, executive managers the company's.
+ */
+export const COMMISSION_READERS: Grant[] = [
+  ...agents(),
+  ...staff({ LEVEL_OFFICER: 'OWN', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' }),
+];
+const COMMISSIONS = 'Whoever sells reads the commission their own sales earned; a head of department reads their department\'s sellers\', a branch manager their branch\'s, an executive manager the whole company\'s (sales made in a client app included).';
+
 export const PERMISSIONS: Record<string, Permission> = {
   staffLogout: { grants: everyone(), reason: 'Anyone signed in may end their own session.' },
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
@@ -170,6 +180,10 @@ export const PERMISSIONS: Record<string, Permission> = {
     reason: 'Cutting a client off stops its logins and tokens, which an agent or officer with a stake in the client should not decide alone: heads of department and above.',
   },
   activateStaffClient: { grants: CLIENT_SUPERVISORS, reason: 'Undoing a deactivation is for whoever may make one: heads of department and above.' },
+
+  // Commission statements.
+  getCommissionStatement: { grants: COMMISSION_READERS, reason: COMMISSIONS },
+  exportCommissionStatement: { grants: COMMISSION_READERS, reason: COMMISSIONS },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

@@ -1,0 +1,4 @@
+import { exportCommissionStatement } from './exportCommissionStatement.js';
+import { getCommissionStatement } from './getCommissionStatement.js';
+
+export const staffCommissionHandlers = { getCommissionStatement, exportCommissionStatement };
