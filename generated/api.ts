@@ -6975,9 +6975,11 @@ export interface components {
             type: components["schemas"]["CompanyType"];
         };
         /**
-         * @description What a set of policies earned in the period, in one currency: the premium received on them and
-         *     the commissions their products define on it, each already rounded to the cent per policy (so a
-         *     line is the sum of its policies and the totals the sum of the lines).
+         * @description What a set of policies earned in the period, in one currency: `premiumReceived`, the premium
+         *     confirmed received in the period (shared pro rata when an invoice bills several policies, never
+         *     more than the invoice); `standardCommission`, `overriderCommission` and `otherCommission`, what
+         *     the products' three commissions earned on it; `commission`, the three together. Each is rounded
+         *     to the cent per policy, so a line is the sum of its policies and the totals the sum of the lines.
          */
         CommissionFigures: {
             /**
@@ -6991,30 +6993,10 @@ export interface components {
              * @example 3
              */
             policiesCount: number;
-            /**
-             * @description Premium confirmed received in the period (pro rata for a policy billed with others on one invoice; never more than the invoice).
-             * @example 2500
-             */
             premiumReceived: components["schemas"]["MoneyValue"];
-            /**
-             * @description The products' `standardCommission` earned on it.
-             * @example 150
-             */
             standardCommission: components["schemas"]["MoneyValue"];
-            /**
-             * @description The products' `overriderCommission` earned on it.
-             * @example 37.5
-             */
             overriderCommission: components["schemas"]["MoneyValue"];
-            /**
-             * @description The products' `otherCommission` earned on it.
-             * @example 150
-             */
             otherCommission: components["schemas"]["MoneyValue"];
-            /**
-             * @description The three together.
-             * @example 337.5
-             */
             commission: components["schemas"]["MoneyValue"];
         };
         /** @description A commission, as a fixed fee or a percentage of the premium. */
@@ -7057,10 +7039,9 @@ export interface components {
         /**
          * @description A commission statement: what the policies sold by the staff members within the caller's reach
          *     earned in a period, from the premium actually received on them, line by line (by `groupBy`) and
-         *     in total per currency.
+         *     in total per currency. `company` is the selling company (the caller's own), which earns them.
          */
         CommissionStatement: {
-            /** @description The selling company (the caller's own), which earns the commissions. */
             company: components["schemas"]["CommissionCompany"];
             /**
              * Format: date
