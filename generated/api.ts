@@ -12269,6 +12269,7 @@ export interface operations {
             /** @description The statement, an .xlsx workbook. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     /**
                      * @description Always `attachment`, named after the period and the grouping.
                      * @example attachment; filename="commissions-2026-11-01-2026-11-30-staff.xlsx"
