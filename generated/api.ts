@@ -400,7 +400,23 @@ export interface paths {
          */
         get: operations["listStaffInvoices"];
         put?: never;
-        post?: never;
+        /**
+         * Raise a policy's invoice
+         * @description Raises the invoice of a policy of a client within the caller's reach that has none yet: a
+         *     `DRAFT`, sold with `generateInvoice: false` (by the client or by staff). It is what moving the
+         *     draft to `PROCESSING` does (`POST /staff/policies/{id}/state`), through the same code: the
+         *     invoice bills the policy's premium, in its currency and at its exchange rate, numbered
+         *     `INV-`, dated today, with `createdBy` the caller; the policy becomes `PROCESSING` (invoiced,
+         *     unpaid; its history names the caller) and the client is told. Every other figure (paid,
+         *     unpaid, status) is derived from the invoice's payments, as for any invoice.
+         *
+         *     `amount` (0 or more), when sent, must be the policy's premium (422 `INVOICE_AMOUNT_MISMATCH`
+         *     naming it): the caller confirms what it bills. To bill another amount, change the policy's
+         *     premium first. A policy already invoiced (every state but `DRAFT`) answers 409
+         *     `POLICY_INVOICED`; a policy of a client outside the caller's reach, another company's or an
+         *     unknown id answer 404 alike.
+         */
+        post: operations["createStaffInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1819,6 +1835,297 @@ export interface paths {
          *     tokens stay revoked). The deactivation record is cleared. Activating an active client answers 409.
          */
         post: operations["activateStaffClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/send-set-up-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a client's set-up code
+         * @description Sends a client within the caller's reach who has not set its password yet (an account staff
+         *     opened) a new set-up code, by e-mail, else by SMS, through the outbox: the client sets its own
+         *     password with it (`POST /auth/password/reset`); staff never learn or choose it. The new code
+         *     replaces any earlier one. For a client who lost the first message or let it expire.
+         *
+         *     At most 3 codes an hour for one client (429 with `Retry-After` past that). A client who has
+         *     set its password answers 409 `PASSWORD_ALREADY_SET` (it resets a forgotten one itself); a
+         *     deactivated client 409 `CLIENT_INACTIVE`; a client outside the caller's reach 404, as an
+         *     unknown one does.
+         */
+        post: operations["sendClientSetUpCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a client's documents
+         * @description Every document of a client within the caller's reach, newest first (whoever uploaded it: the
+         *     client in its app or staff at the counter), each with the `url` staff download it from
+         *     (`GET /staff/documents/{id}`). A client outside the caller's reach answers 404, as an unknown
+         *     one does.
+         */
+        get: operations["listDocumentsForClient"];
+        put?: never;
+        /**
+         * Upload documents for a client
+         * @description Stores one or more documents for a client within the caller's reach (an ID card scanned at the
+         *     counter, photos of a loss, a sale letter), exactly as the client's own
+         *     `POST /client/documents` does: `multipart/form-data` with one part named `files` per file,
+         *     PDF, JPEG, PNG, WebP or HEIC judged by their bytes, the same size and count limits, all or
+         *     nothing. The documents are the client's (its claims and closure requests refer to them by id,
+         *     and the client sees them in its app); `uploadedBy` names the caller.
+         *
+         *     ```sh
+         *     curl -H "Api-Key: $KEY" -H "Authorization: Bearer $STAFF_TOKEN" \
+         *       -F files=@ghana-card.pdf -F files=@front-bumper.jpg \
+         *       http://localhost:3000/api/v1/staff/clients/$CLIENT_ID/documents
+         *     ```
+         *
+         *     A client outside the caller's reach answers 404, as an unknown one does, and nothing is stored.
+         */
+        post: operations["uploadDocumentsForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as its upload answered it. A document of a client outside the caller's reach answers 404, as an unknown one does; not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["StaffDocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a client's document
+         * @description The bytes of a document of a client within the caller's reach, exactly as the client's own
+         *     `GET /client/documents/{id}` answers them: the `Content-Type` detected at upload, the
+         *     (sanitised) filename in `Content-Disposition: attachment`, the SHA-256 in `X-Content-SHA256`.
+         *     A document of a client outside the caller's reach, another company's or an unknown id answer
+         *     404 alike.
+         */
+        get: operations["downloadStaffDocument"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a client's document
+         * @description Deletes a document of a client within the caller's reach, its record and its stored bytes,
+         *     exactly as the client's own `DELETE /client/documents/{id}` does (a document scanned by
+         *     mistake, or the wrong file). Calls that referenced it by id no longer find it. A document of a
+         *     client outside the caller's reach, another company's or an unknown id answer 404 alike and are
+         *     left untouched; deleting twice answers 404 the second time.
+         */
+        delete: operations["deleteStaffDocument"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a claim for a client
+         * @description Files a claim on a policy of a client within the caller's reach, for a client who came to the
+         *     counter: exactly as the client's own `POST /client/claims` does (the same rules, the same
+         *     answer, one transaction, the client notified), with the caller recorded as who filed it (the
+         *     first entry of the claim's status and stage history names them). Each of `documentIds` must be
+         *     one of the client's own documents: upload them first with
+         *     `POST /staff/clients/{id}/documents`.
+         *
+         *     A client outside the caller's reach answers 404, as an unknown one does; so does a policy
+         *     that is not this client's.
+         */
+        post: operations["createClaimForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/policy-closures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a policy closure for a client
+         * @description Asks, for a client within the caller's reach who came to the counter, for one of its policies
+         *     to be closed (cancelled) before its end: exactly as the client's own
+         *     `POST /client/policies/closure` does (the same rules, one request `PENDING_REVIEW` per policy,
+         *     the client notified), with the caller recorded as who asked (`requestedBy`). A head of
+         *     department or above then approves or rejects it (`POST /staff/policy-closures/{id}/approve`);
+         *     the client may still change or withdraw it in its app. Each of `documentIds` must be one of the
+         *     client's own documents (`POST /staff/clients/{id}/documents` uploads them).
+         *
+         *     A client outside the caller's reach answers 404, as an unknown one does; so does a policy
+         *     that is not this client's.
+         */
+        post: operations["requestPolicyClosureForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/clients/{id}/direct-debits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up a direct debit for a client
+         * @description Sets up, for a client within the caller's reach, a direct debit mandate that pays one of its
+         *     unpaid policies by mobile money in instalments: exactly as the client's own
+         *     `POST /client/direct-debits` does (the same rules, one `ACTIVE` mandate per policy, the policy
+         *     moved to `AWAITING_DEBIT`, the client notified and prompted on its phone for each debit), with
+         *     the caller recorded as who set it up (the `directDebit.created` event names them). `mobileNumber`
+         *     left out is the client's account phone number.
+         *
+         *     A client outside the caller's reach answers 404, as an unknown one does; so does a policy
+         *     that is not this client's.
+         */
+        post: operations["createDirectDebitForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/direct-debits/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a client's direct debit
+         * @description Cancels an `ACTIVE` direct debit mandate of a client within the caller's reach, exactly as the
+         *     client's own `POST /client/direct-debits/{id}/cancel` does: no further debit is raised,
+         *     `reason` and the time are kept with it, the client is notified. A mandate already `CANCELLED`
+         *     or `COMPLETED` answers 409; a mandate of a client outside the caller's reach, another
+         *     company's or an unknown id answer 404 alike and change nothing.
+         */
+        post: operations["cancelDirectDebitForClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a client's invoice
+         * @description One invoice of a client within the caller's reach, as `GET /staff/invoices` lists it: the
+         *     policies it bills, its payments, who raised it (`createdBy`, a staff member; null for a
+         *     client's own purchase) and every figure derived from its payments. An invoice of a client
+         *     outside the caller's reach, another company's or an unknown id answer 404 alike.
+         */
+        get: operations["getStaffInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/transactions/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Print a client's receipt
+         * @description The official receipt of a payment of a client within the caller's reach, as an A4 PDF: the
+         *     same document, with the same number and issue date, as the client's own
+         *     `GET /client/transactions/{id}/receipt.pdf` (the company, the receipt and transaction numbers,
+         *     the payer, the policies and invoice paid, the amount in figures and words, the method, and
+         *     what remained to pay). What a cashier prints for cash taken at the counter once a supervisor
+         *     approved it.
+         *
+         *     Only confirmed money has a receipt: a payment not `APPROVED` or `VERIFIED` answers 409
+         *     `PAYMENT_NOT_CONFIRMED`. A payment of a client outside the caller's reach, another company's or
+         *     an unknown id answer 404 alike.
+         */
+        get: operations["downloadStaffReceipt"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6720,6 +7027,35 @@ export interface components {
             data: components["schemas"]["Invoice"][];
         };
         /**
+         * @description Raises the invoice of a policy that has none yet (a `DRAFT`, sold with `generateInvoice: false`).
+         *     The invoice bills the policy's premium; `amount`, when sent, must be that premium (a check that
+         *     the caller bills what it expects). Its other figures are derived from its payments, as for any
+         *     invoice.
+         */
+        InvoiceCreate: {
+            /**
+             * Format: uuid
+             * @description The policy to invoice; a policy of a client within the caller's reach.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            /**
+             * @description The amount the caller expects to bill (0 or more): the policy's premium (422 otherwise).
+             * @example 3722.5
+             */
+            amount?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description What the invoice says it is for; `Premium for policy <policyNo>` when left out.
+             * @example Premium for policy POL-0012
+             * @example agreed at the branch
+             */
+            description?: string;
+        };
+        /** @description One invoice. */
+        InvoiceResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Invoice"];
+        };
+        /**
          * @description What the payment is for.
          * @enum {string}
          */
@@ -6758,6 +7094,25 @@ export interface components {
             status: components["schemas"]["InvoiceStatus"];
             /** @example false */
             isClosed: boolean;
+        };
+        /**
+         * @description Who recorded a payment: the client itself (in its app: a checkout, a mobile money prompt, cash
+         *     it declared), or the staff member who took it for the client (`staff` names them).
+         */
+        TransactionRecorder: {
+            /**
+             * @example staff
+             * @enum {string}
+             */
+            by: "client" | "staff";
+            /**
+             * Format: uuid
+             * @description The client's or the staff member's id.
+             * @example e34c02cf-c2f0-5591-bc22-ef8809fb48cf
+             */
+            id: string;
+            /** @description The staff member who recorded it; null when the client did. */
+            staff: components["schemas"]["StaffReference"] | null;
         };
         /**
          * Transaction
@@ -6827,6 +7182,7 @@ export interface components {
             /** @example null */
             mobileNumber: string | null;
             invoice: components["schemas"]["TransactionInvoice"];
+            recordedBy?: components["schemas"]["TransactionRecorder"];
             /** @description The staff member who approved or rejected the payment; null until one does (and for payments a provider settles). */
             reviewedBy?: components["schemas"]["StaffReference"] | null;
             /**
@@ -7277,6 +7633,8 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             sha256: string;
+            /** @description The staff member who uploaded it for the client (`name` is `staff`); null when the client uploaded it itself. */
+            uploadedBy?: components["schemas"]["EntityReference"] | null;
         };
         /**
          * ClaimSettlement
@@ -7689,6 +8047,8 @@ export interface components {
             reviewedAt: string | null;
             /** @description The staff member who approved or rejected the request; null while it is pending. */
             reviewedBy?: components["schemas"]["StaffReference"] | null;
+            /** @description The staff member who asked for the closure for the client (at the counter); null when the client asked in its app. */
+            requestedBy?: components["schemas"]["StaffReference"] | null;
             /**
              * @description What the reviewer wrote when deciding (the approval's notes, or the reason for a rejection); null while pending.
              * @example null
@@ -8810,6 +9170,391 @@ export interface components {
             /** @example Duplicate account of an existing client */
             reason: string;
         };
+        /** @description A client's documents, newest first. */
+        ClientDocumentsResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Document"][];
+        };
+        /**
+         * @description One or more file parts, all named `files`; no other field is accepted. Each file is a PDF, JPEG,
+         *     PNG, WebP or HEIC (judged by its bytes) of at most 10 MiB; at most 10 files per request (the
+         *     limits of the default configuration).
+         */
+        DocumentUpload: {
+            files: string[];
+        };
+        /** @description The documents just stored, in the order their parts were sent. */
+        DocumentListResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Document"][];
+        };
+        /**
+         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
+         *     claim (photos, a police report, receipts), at most 20, each once. An id that is not one of the
+         *     client's documents answers 404.
+         * @example [
+         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+         *     ]
+         */
+        ClaimDocumentIds: string[];
+        /** @description What every claim, standard or micro-insurance, says. */
+        ClaimCreateBase: {
+            /**
+             * Format: uuid
+             * @description The policy claimed on; one of the signed-in client's own.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            /**
+             * Format: date
+             * @description The day the insurer was told of the loss. Today when not sent; not before `dateOfLoss` and not in the future.
+             * @example 2026-11-03
+             */
+            dateOfNotification?: string;
+            /**
+             * @description What happened, in the client's words.
+             * @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.
+             */
+            description?: string;
+            /**
+             * @description What the client estimates the loss at, in `currency`.
+             * @example 4850.75
+             */
+            estimatedLossAmount: components["schemas"]["MoneyValue"];
+            /**
+             * @description The currency of `estimatedLossAmount`; an ACTIVE currency (`GET /currencies`). The policy's currency when not sent.
+             * @example GHS
+             */
+            currency?: string;
+            /**
+             * @description Units of the tenant's base currency per unit of `currency`; 1 for the base currency. When left
+             *     out: 1 for the base currency, the policy's rate for the policy's currency, and required for
+             *     any other.
+             * @example 1
+             */
+            exchangeRate?: number;
+            documentIds?: components["schemas"]["ClaimDocumentIds"];
+        };
+        /**
+         * ClaimCreate
+         * @description A standard claim: a loss on a date, at a place, to some of the policy's assets (their `id`s from
+         *     `GET /client/policies/{id}`), with any losses of third parties.
+         */
+        ClaimCreate: {
+            /**
+             * Format: date
+             * @description The day of the loss; inside the policy's cover (`startDate` to `endDate`) and not in the future.
+             * @example 2026-11-02
+             */
+            dateOfLoss: string;
+            /**
+             * @description Where the loss happened.
+             * @example Tetteh Quarshie Interchange
+             * @example Accra
+             */
+            incidentLocation: string;
+            lossCategory: components["schemas"]["LossCategory"];
+            /**
+             * @description Ids of the policy's assets the loss touches (each an asset of that policy, each once).
+             * @example [
+             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+             *     ]
+             */
+            assets: string[];
+            /** @description Losses of other people in the same incident, each by its `type`. */
+            thirdPartyLoss?: components["schemas"]["ThirdPartyLoss"][];
+        } & components["schemas"]["ClaimCreateBase"];
+        /**
+         * MicroInsuranceClaimCreate
+         * @description A micro-insurance claim (a withdrawal, surrender, cashback, health or death benefit, a loan) on a
+         *     policy of a micro-insurer. `claimType` marks it.
+         */
+        MicroInsuranceClaimCreate: {
+            claimType: components["schemas"]["MicroInsuranceClaimType"];
+        } & components["schemas"]["ClaimCreateBase"];
+        /**
+         * @description A standard claim (`ClaimCreate`) or a micro-insurance claim (`MicroInsuranceClaimCreate`); a body
+         *     with `claimType` is a micro-insurance claim, one without it a standard claim. Each shape is
+         *     closed (unknown properties are refused), so exactly one can match.
+         *
+         *     Why `claimType` marks the shape rather than a discriminator: the product's claim has no type
+         *     field of its own, and requiring one would add a field every integrator must send for the common
+         *     case. The `if`/`then`/`else` says the same as the `oneOf` (a standard claim cannot carry
+         *     `claimType`, a micro-insurance claim must); the server validates by it so that a 400 names the
+         *     field at fault in the shape the body is, while code generators build their types from the
+         *     `oneOf`.
+         */
+        ClaimCreateRequest: components["schemas"]["ClaimCreate"] | components["schemas"]["MicroInsuranceClaimCreate"];
+        /**
+         * @description A request to close (cancel) one of the signed-in client's policies. `reason` is required;
+         *     `effectiveDate` is the day cover should end (today unless sent; not in the past and not after the
+         *     policy's `endDate`); `documentIds` are documents the client uploaded with
+         *     `POST /client/documents` that support the request (a sale letter, a deregistration form).
+         */
+        PolicyClosureRequest: {
+            /**
+             * Format: uuid
+             * @description The policy to close; one of the signed-in client's own.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            reason: components["schemas"]["PolicyClosureReason"];
+            /**
+             * Format: date
+             * @description The day cover should end. Today when not sent.
+             * @example 2026-12-01
+             */
+            effectiveDate?: string;
+            notes?: components["schemas"]["PolicyClosureNotes"];
+            documentIds?: components["schemas"]["PolicyClosureDocumentIds"];
+        };
+        /**
+         * @description How often the debit is taken, counted from `startDate`: every day, week, month, three months,
+         *     six months or year. A monthly debit starting on the 31st falls on the last day of shorter months
+         *     and returns to the 31st when the month has one.
+         * @enum {string}
+         */
+        DirectDebitFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "QUARTERLY" | "HALF_YEARLY" | "YEARLY";
+        /**
+         * @description A direct debit mandate: the server takes `amount` from the client's mobile money wallet on every
+         *     due date from `startDate`, at `frequency`, toward the policy's invoice, until the invoice is paid
+         *     in full, `endDate` passes, or the client cancels. `policyId`, `startDate` and `frequency` are
+         *     required. `amount` 0 or left out is the policy's premium; a debit never takes more than the
+         *     invoice still owes. `mobileNumber` is the wallet debited (the client's account phone number when
+         *     left out).
+         */
+        DirectDebitCreate: {
+            /**
+             * Format: uuid
+             * @description The policy whose invoice is paid; one of the signed-in client's own, `PROCESSING` or `AWAITING_DEBIT`.
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            /**
+             * Format: date
+             * @description The first due date; today or later.
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description No debit is taken after this day; on or after `startDate`. Left out, debits run until the invoice is paid.
+             * @example 2027-04-01
+             */
+            endDate?: string;
+            frequency: components["schemas"]["DirectDebitFrequency"];
+            /**
+             * @description What each debit takes, in the invoice's currency. 0 or left out is the policy's premium.
+             * @example 750
+             */
+            amount?: components["schemas"]["MoneyValue"];
+            /**
+             * @description The client's own note; it is also written on each payment the mandate raises.
+             * @example Monthly instalments for my car insurance
+             */
+            description?: string;
+            /**
+             * @description The mobile money wallet that gets each debit's payment prompt; the client's account phone
+             *     number when left out. In the sandbox, numbers ending in `0000` fail and every other number pays.
+             * @example 0244123456
+             */
+            mobileNumber?: string;
+        };
+        /**
+         * @description Where a direct debit mandate is. `ACTIVE`: debits are taken on each due date. `CANCELLED`: the
+         *     client cancelled it (`POST /client/direct-debits/{id}/cancel`), or the policy was cancelled or
+         *     ended, so it stopped; `cancelReason` says why. `COMPLETED`: it ran its course: the invoice was paid
+         *     in full, or the last due date on or before `endDate` was debited. Only an `ACTIVE` mandate can be
+         *     cancelled; `CANCELLED` and `COMPLETED` are final.
+         * @enum {string}
+         */
+        DirectDebitStatus: "ACTIVE" | "CANCELLED" | "COMPLETED";
+        /** @description The policy a direct debit pays for, as it is now. */
+        DirectDebitPolicy: {
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            id: string;
+            /** @example POL-0012 */
+            policyNo: string;
+            policyType: components["schemas"]["PolicyType"];
+            state: components["schemas"]["PolicyState"];
+            /** @example 3722.5 */
+            premium: number;
+            /** @example GHS */
+            currency: string;
+        };
+        /** @description The invoice a direct debit pays, as it stands now (figures as in `GET /client/invoices`). */
+        DirectDebitInvoice: {
+            /**
+             * Format: uuid
+             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+             */
+            id: string;
+            /** @example INV-0012 */
+            invoiceNo: string;
+            /** @example GHS */
+            currency: string;
+            /** @example 3722.5 */
+            amount: number;
+            /** @example 750 */
+            amountPaid: number;
+            /** @example 2972.5 */
+            amountUnpaid: number;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example false */
+            isClosed: boolean;
+        };
+        /**
+         * DirectDebit
+         * @description A direct debit mandate on one of the client's policies: each due date, a scheduled job raises a
+         *     mobile money payment of `amount` (never more than the invoice still owes) against the policy's
+         *     invoice and sends the payment prompt to `mobileNumber`. `nextDebitDate` is the next due date;
+         *     null once the mandate is `CANCELLED` or `COMPLETED`.
+         */
+        DirectDebit: {
+            /**
+             * Format: uuid
+             * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+             */
+            id: string;
+            status: components["schemas"]["DirectDebitStatus"];
+            /**
+             * Format: uuid
+             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
+             */
+            policyId: string;
+            policy: components["schemas"]["DirectDebitPolicy"];
+            invoice: components["schemas"]["DirectDebitInvoice"];
+            /**
+             * @description What each debit takes at most.
+             * @example 750
+             */
+            amount: number;
+            /**
+             * @description The invoice's currency.
+             * @example GHS
+             */
+            currency: string;
+            frequency: components["schemas"]["DirectDebitFrequency"];
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @example 2027-04-01
+             */
+            endDate: string | null;
+            /**
+             * Format: date
+             * @description The next due date; null once the mandate is `CANCELLED` or `COMPLETED`.
+             * @example 2027-01-01
+             */
+            nextDebitDate: string | null;
+            /** @description How each debit is collected; `MOBILE_MONEY` today. */
+            paymentMethod: components["schemas"]["PaymentMethod"];
+            /**
+             * @description The wallet debited.
+             * @example 0244123456
+             */
+            mobileNumber: string;
+            /** @example Monthly instalments for my car insurance */
+            description: string | null;
+            /**
+             * @description Why it was cancelled (the client's reason, or why the system stopped it); null unless `CANCELLED`.
+             * @example null
+             */
+            cancelReason: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            completedAt: string | null;
+            /**
+             * @description Why it completed (the invoice paid in full, or its `endDate` reached); null unless `COMPLETED`.
+             * @example null
+             */
+            completionReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-01T00:15:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description One due date of a direct debit. `RAISED`: a mobile money payment of `amount` was raised against
+         *     the invoice (`transaction` is it, with its status now: `PENDING_VERIFICATION` until the provider
+         *     confirms it, then `VERIFIED` or `ERROR`). `SKIPPED`: nothing was raised because payments still
+         *     awaiting confirmation already cover what the invoice owes; `note` says so. Each due date is
+         *     debited once, however many times or servers the scheduled job runs on.
+         */
+        DirectDebitRun: {
+            /**
+             * Format: date
+             * @example 2026-12-01
+             */
+            dueDate: string;
+            /**
+             * @example RAISED
+             * @enum {string}
+             */
+            outcome: "RAISED" | "SKIPPED";
+            /**
+             * @description What was debited; 0 when skipped. Never more than the invoice still owed.
+             * @example 750
+             */
+            amount: number;
+            /** @example null */
+            note: string | null;
+            /** @description The payment raised; null when skipped. */
+            transaction: {
+                /**
+                 * Format: uuid
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: string;
+                /** @example TRX-0007 */
+                transactionNo: string;
+                status: components["schemas"]["TransactionStatus"];
+                /** @example 750 */
+                amount: number;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the debit was raised.
+             * @example 2026-12-01T00:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A direct debit mandate with its history. */
+        DirectDebitDetails: components["schemas"]["DirectDebit"] & {
+            /** @description Every due date so far and what was debited on it, oldest first. */
+            history: components["schemas"]["DirectDebitRun"][];
+        };
+        /** @description One direct debit mandate with its history. */
+        DirectDebitResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["DirectDebitDetails"];
+        };
+        /**
+         * @description Why the client cancels the direct debit, in its own words (5 to 1,000 characters).
+         * @example I will pay the rest at the branch in cash
+         */
+        DirectDebitReason: string;
+        /** @description Cancels an `ACTIVE` direct debit; `reason` (at least 5 characters) is kept with it. */
+        DirectDebitCancel: {
+            reason: components["schemas"]["DirectDebitReason"];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
@@ -9513,18 +10258,6 @@ export interface components {
              */
             address?: string;
         };
-        /**
-         * @description One or more file parts, all named `files`; no other field is accepted. Each file is a PDF, JPEG,
-         *     PNG, WebP or HEIC (judged by its bytes) of at most 10 MiB; at most 10 files per request (the
-         *     limits of the default configuration).
-         */
-        DocumentUpload: {
-            files: string[];
-        };
-        /** @description The documents just stored, in the order their parts were sent. */
-        DocumentListResponse: components["schemas"]["ApiResponse"] & {
-            data: components["schemas"]["Document"][];
-        };
         /** @description A policy type a client can buy, with where to buy it. */
         PolicyTypeInfo: {
             policyType: components["schemas"]["PolicyType"];
@@ -9583,29 +10316,6 @@ export interface components {
             policyType: "MONEY";
             assets: components["schemas"]["HoldUpAsset"][];
         } & WithRequired<components["schemas"]["PolicyCreateBase"], "policyType" | "assets">;
-        /**
-         * @description A request to close (cancel) one of the signed-in client's policies. `reason` is required;
-         *     `effectiveDate` is the day cover should end (today unless sent; not in the past and not after the
-         *     policy's `endDate`); `documentIds` are documents the client uploaded with
-         *     `POST /client/documents` that support the request (a sale letter, a deregistration form).
-         */
-        PolicyClosureRequest: {
-            /**
-             * Format: uuid
-             * @description The policy to close; one of the signed-in client's own.
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string;
-            reason: components["schemas"]["PolicyClosureReason"];
-            /**
-             * Format: date
-             * @description The day cover should end. Today when not sent.
-             * @example 2026-12-01
-             */
-            effectiveDate?: string;
-            notes?: components["schemas"]["PolicyClosureNotes"];
-            documentIds?: components["schemas"]["PolicyClosureDocumentIds"];
-        };
         /**
          * @description The request as it should now read: `PUT` replaces every field a client may change, so send them
          *     all. `reason` and `effectiveDate` are required; `notes` and `documentIds` left out are cleared.
@@ -9709,103 +10419,6 @@ export interface components {
         ClientPolicyStateChangeList: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["ClientPolicyStateChange"][];
         };
-        /**
-         * @description Ids of the client's own documents (uploaded with `POST /client/documents`) that support the
-         *     claim (photos, a police report, receipts), at most 20, each once. An id that is not one of the
-         *     client's documents answers 404.
-         * @example [
-         *       "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
-         *     ]
-         */
-        ClaimDocumentIds: string[];
-        /** @description What every claim, standard or micro-insurance, says. */
-        ClaimCreateBase: {
-            /**
-             * Format: uuid
-             * @description The policy claimed on; one of the signed-in client's own.
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string;
-            /**
-             * Format: date
-             * @description The day the insurer was told of the loss. Today when not sent; not before `dateOfLoss` and not in the future.
-             * @example 2026-11-03
-             */
-            dateOfNotification?: string;
-            /**
-             * @description What happened, in the client's words.
-             * @example Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.
-             */
-            description?: string;
-            /**
-             * @description What the client estimates the loss at, in `currency`.
-             * @example 4850.75
-             */
-            estimatedLossAmount: components["schemas"]["MoneyValue"];
-            /**
-             * @description The currency of `estimatedLossAmount`; an ACTIVE currency (`GET /currencies`). The policy's currency when not sent.
-             * @example GHS
-             */
-            currency?: string;
-            /**
-             * @description Units of the tenant's base currency per unit of `currency`; 1 for the base currency. When left
-             *     out: 1 for the base currency, the policy's rate for the policy's currency, and required for
-             *     any other.
-             * @example 1
-             */
-            exchangeRate?: number;
-            documentIds?: components["schemas"]["ClaimDocumentIds"];
-        };
-        /**
-         * ClaimCreate
-         * @description A standard claim: a loss on a date, at a place, to some of the policy's assets (their `id`s from
-         *     `GET /client/policies/{id}`), with any losses of third parties.
-         */
-        ClaimCreate: {
-            /**
-             * Format: date
-             * @description The day of the loss; inside the policy's cover (`startDate` to `endDate`) and not in the future.
-             * @example 2026-11-02
-             */
-            dateOfLoss: string;
-            /**
-             * @description Where the loss happened.
-             * @example Tetteh Quarshie Interchange
-             * @example Accra
-             */
-            incidentLocation: string;
-            lossCategory: components["schemas"]["LossCategory"];
-            /**
-             * @description Ids of the policy's assets the loss touches (each an asset of that policy, each once).
-             * @example [
-             *       "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
-             *     ]
-             */
-            assets: string[];
-            /** @description Losses of other people in the same incident, each by its `type`. */
-            thirdPartyLoss?: components["schemas"]["ThirdPartyLoss"][];
-        } & components["schemas"]["ClaimCreateBase"];
-        /**
-         * MicroInsuranceClaimCreate
-         * @description A micro-insurance claim (a withdrawal, surrender, cashback, health or death benefit, a loan) on a
-         *     policy of a micro-insurer. `claimType` marks it.
-         */
-        MicroInsuranceClaimCreate: {
-            claimType: components["schemas"]["MicroInsuranceClaimType"];
-        } & components["schemas"]["ClaimCreateBase"];
-        /**
-         * @description A standard claim (`ClaimCreate`) or a micro-insurance claim (`MicroInsuranceClaimCreate`); a body
-         *     with `claimType` is a micro-insurance claim, one without it a standard claim. Each shape is
-         *     closed (unknown properties are refused), so exactly one can match.
-         *
-         *     Why `claimType` marks the shape rather than a discriminator: the product's claim has no type
-         *     field of its own, and requiring one would add a field every integrator must send for the common
-         *     case. The `if`/`then`/`else` says the same as the `oneOf` (a standard claim cannot carry
-         *     `claimType`, a micro-insurance claim must); the server validates by it so that a 400 names the
-         *     field at fault in the shape the body is, while code generators build their types from the
-         *     `oneOf`.
-         */
-        ClaimCreateRequest: components["schemas"]["ClaimCreate"] | components["schemas"]["MicroInsuranceClaimCreate"];
         /**
          * ExternalInvoice
          * @description What someone paying an invoice needs, and no more: no client contact details, no policy
@@ -10009,258 +10622,9 @@ export interface components {
             fleetDiscountRate?: number | null;
             sumInsured?: number | null;
         };
-        /**
-         * @description Where a direct debit mandate is. `ACTIVE`: debits are taken on each due date. `CANCELLED`: the
-         *     client cancelled it (`POST /client/direct-debits/{id}/cancel`), or the policy was cancelled or
-         *     ended, so it stopped; `cancelReason` says why. `COMPLETED`: it ran its course: the invoice was paid
-         *     in full, or the last due date on or before `endDate` was debited. Only an `ACTIVE` mandate can be
-         *     cancelled; `CANCELLED` and `COMPLETED` are final.
-         * @enum {string}
-         */
-        DirectDebitStatus: "ACTIVE" | "CANCELLED" | "COMPLETED";
-        /** @description The policy a direct debit pays for, as it is now. */
-        DirectDebitPolicy: {
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            id: string;
-            /** @example POL-0012 */
-            policyNo: string;
-            policyType: components["schemas"]["PolicyType"];
-            state: components["schemas"]["PolicyState"];
-            /** @example 3722.5 */
-            premium: number;
-            /** @example GHS */
-            currency: string;
-        };
-        /** @description The invoice a direct debit pays, as it stands now (figures as in `GET /client/invoices`). */
-        DirectDebitInvoice: {
-            /**
-             * Format: uuid
-             * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
-             */
-            id: string;
-            /** @example INV-0012 */
-            invoiceNo: string;
-            /** @example GHS */
-            currency: string;
-            /** @example 3722.5 */
-            amount: number;
-            /** @example 750 */
-            amountPaid: number;
-            /** @example 2972.5 */
-            amountUnpaid: number;
-            status: components["schemas"]["InvoiceStatus"];
-            /** @example false */
-            isClosed: boolean;
-        };
-        /**
-         * @description How often the debit is taken, counted from `startDate`: every day, week, month, three months,
-         *     six months or year. A monthly debit starting on the 31st falls on the last day of shorter months
-         *     and returns to the 31st when the month has one.
-         * @enum {string}
-         */
-        DirectDebitFrequency: "DAILY" | "WEEKLY" | "MONTHLY" | "QUARTERLY" | "HALF_YEARLY" | "YEARLY";
-        /**
-         * DirectDebit
-         * @description A direct debit mandate on one of the client's policies: each due date, a scheduled job raises a
-         *     mobile money payment of `amount` (never more than the invoice still owes) against the policy's
-         *     invoice and sends the payment prompt to `mobileNumber`. `nextDebitDate` is the next due date;
-         *     null once the mandate is `CANCELLED` or `COMPLETED`.
-         */
-        DirectDebit: {
-            /**
-             * Format: uuid
-             * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
-             */
-            id: string;
-            status: components["schemas"]["DirectDebitStatus"];
-            /**
-             * Format: uuid
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string;
-            policy: components["schemas"]["DirectDebitPolicy"];
-            invoice: components["schemas"]["DirectDebitInvoice"];
-            /**
-             * @description What each debit takes at most.
-             * @example 750
-             */
-            amount: number;
-            /**
-             * @description The invoice's currency.
-             * @example GHS
-             */
-            currency: string;
-            frequency: components["schemas"]["DirectDebitFrequency"];
-            /**
-             * Format: date
-             * @example 2026-12-01
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @example 2027-04-01
-             */
-            endDate: string | null;
-            /**
-             * Format: date
-             * @description The next due date; null once the mandate is `CANCELLED` or `COMPLETED`.
-             * @example 2027-01-01
-             */
-            nextDebitDate: string | null;
-            /** @description How each debit is collected; `MOBILE_MONEY` today. */
-            paymentMethod: components["schemas"]["PaymentMethod"];
-            /**
-             * @description The wallet debited.
-             * @example 0244123456
-             */
-            mobileNumber: string;
-            /** @example Monthly instalments for my car insurance */
-            description: string | null;
-            /**
-             * @description Why it was cancelled (the client's reason, or why the system stopped it); null unless `CANCELLED`.
-             * @example null
-             */
-            cancelReason: string | null;
-            /**
-             * Format: date-time
-             * @example null
-             */
-            cancelledAt: string | null;
-            /**
-             * Format: date-time
-             * @example null
-             */
-            completedAt: string | null;
-            /**
-             * @description Why it completed (the invoice paid in full, or its `endDate` reached); null unless `COMPLETED`.
-             * @example null
-             */
-            completionReason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-12-01T00:15:00.000Z
-             */
-            updatedAt: string;
-        };
         /** @description One page of the client's direct debit mandates, newest first (each one's history through `GET /client/direct-debits/{id}`). */
         DirectDebitPage: components["schemas"]["Pagination"] & {
             data: components["schemas"]["DirectDebit"][];
-        };
-        /**
-         * @description A direct debit mandate: the server takes `amount` from the client's mobile money wallet on every
-         *     due date from `startDate`, at `frequency`, toward the policy's invoice, until the invoice is paid
-         *     in full, `endDate` passes, or the client cancels. `policyId`, `startDate` and `frequency` are
-         *     required. `amount` 0 or left out is the policy's premium; a debit never takes more than the
-         *     invoice still owes. `mobileNumber` is the wallet debited (the client's account phone number when
-         *     left out).
-         */
-        DirectDebitCreate: {
-            /**
-             * Format: uuid
-             * @description The policy whose invoice is paid; one of the signed-in client's own, `PROCESSING` or `AWAITING_DEBIT`.
-             * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
-             */
-            policyId: string;
-            /**
-             * Format: date
-             * @description The first due date; today or later.
-             * @example 2026-12-01
-             */
-            startDate: string;
-            /**
-             * Format: date
-             * @description No debit is taken after this day; on or after `startDate`. Left out, debits run until the invoice is paid.
-             * @example 2027-04-01
-             */
-            endDate?: string;
-            frequency: components["schemas"]["DirectDebitFrequency"];
-            /**
-             * @description What each debit takes, in the invoice's currency. 0 or left out is the policy's premium.
-             * @example 750
-             */
-            amount?: components["schemas"]["MoneyValue"];
-            /**
-             * @description The client's own note; it is also written on each payment the mandate raises.
-             * @example Monthly instalments for my car insurance
-             */
-            description?: string;
-            /**
-             * @description The mobile money wallet that gets each debit's payment prompt; the client's account phone
-             *     number when left out. In the sandbox, numbers ending in `0000` fail and every other number pays.
-             * @example 0244123456
-             */
-            mobileNumber?: string;
-        };
-        /**
-         * @description One due date of a direct debit. `RAISED`: a mobile money payment of `amount` was raised against
-         *     the invoice (`transaction` is it, with its status now: `PENDING_VERIFICATION` until the provider
-         *     confirms it, then `VERIFIED` or `ERROR`). `SKIPPED`: nothing was raised because payments still
-         *     awaiting confirmation already cover what the invoice owes; `note` says so. Each due date is
-         *     debited once, however many times or servers the scheduled job runs on.
-         */
-        DirectDebitRun: {
-            /**
-             * Format: date
-             * @example 2026-12-01
-             */
-            dueDate: string;
-            /**
-             * @example RAISED
-             * @enum {string}
-             */
-            outcome: "RAISED" | "SKIPPED";
-            /**
-             * @description What was debited; 0 when skipped. Never more than the invoice still owed.
-             * @example 750
-             */
-            amount: number;
-            /** @example null */
-            note: string | null;
-            /** @description The payment raised; null when skipped. */
-            transaction: {
-                /**
-                 * Format: uuid
-                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
-                 */
-                id: string;
-                /** @example TRX-0007 */
-                transactionNo: string;
-                status: components["schemas"]["TransactionStatus"];
-                /** @example 750 */
-                amount: number;
-            } | null;
-            /**
-             * Format: date-time
-             * @description When the debit was raised.
-             * @example 2026-12-01T00:15:00.000Z
-             */
-            createdAt: string;
-        };
-        /** @description A direct debit mandate with its history. */
-        DirectDebitDetails: components["schemas"]["DirectDebit"] & {
-            /** @description Every due date so far and what was debited on it, oldest first. */
-            history: components["schemas"]["DirectDebitRun"][];
-        };
-        /** @description One direct debit mandate with its history. */
-        DirectDebitResponse: components["schemas"]["ApiResponse"] & {
-            data: components["schemas"]["DirectDebitDetails"];
-        };
-        /**
-         * @description Why the client cancels the direct debit, in its own words (5 to 1,000 characters).
-         * @example I will pay the rest at the branch in cash
-         */
-        DirectDebitReason: string;
-        /** @description Cancels an `ACTIVE` direct debit; `reason` (at least 5 characters) is kept with it. */
-        DirectDebitCancel: {
-            reason: components["schemas"]["DirectDebitReason"];
         };
         /** @description What the payer chose on the sandbox checkout page (the button's value, sent as a form field). */
         SandboxCheckoutAnswer: {
@@ -10468,7 +10832,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -10815,6 +11179,33 @@ export interface components {
         };
         /** @description No client with this id in the tenant, or the client is outside the caller's reach. */
         ClientNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No document with this id belongs to a client within the caller's reach (another company's, a client's the caller's reach does not cover, a deleted one, or an unknown id answer alike). */
+        StaffDocumentNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No direct debit with this id belongs to a client within the caller's reach (another company's, a client's the caller's reach does not cover, or an unknown id answer alike). */
+        StaffDirectDebitNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No invoice with this id belongs to a client within the caller's reach (another company's, a client's the caller's reach does not cover, or an unknown id answer alike). */
+        StaffInvoiceNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -11269,6 +11660,21 @@ export interface components {
          */
         ClientId: string;
         /**
+         * @description The document's id, as its upload answered it. A document of a client outside the caller's reach answers 404, as an unknown one does; not a UUID answers 400.
+         * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+         */
+        StaffDocumentId: string;
+        /**
+         * @description The direct debit mandate's id.
+         * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+         */
+        DirectDebitId: string;
+        /**
+         * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+         * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+         */
+        InvoiceId: string;
+        /**
          * @description Only the company with exactly this email address, ignoring case.
          * @example info@goldcoast-general.example
          */
@@ -11317,11 +11723,6 @@ export interface components {
          * @example 3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01
          */
         DirectDebitPolicyIdQuery: string;
-        /**
-         * @description The direct debit mandate's id.
-         * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
-         */
-        DirectDebitId: string;
         /**
          * @description The sandbox checkout's reference: the last segment of the payment's `checkoutUrl`
          *     (`sbx_chk_` and the payment's id). Whoever holds it can open and answer the checkout, as with a
@@ -12012,6 +12413,71 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStaffInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreate"];
+            };
+        };
+        responses: {
+            /** @description The invoice, raised by the caller; the policy is now `PROCESSING`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description `policyId` is missing or not a UUID, `amount` is negative, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The policy is not one of a client within the caller's reach. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The policy is already invoiced (it is not a `DRAFT`), or it moved meanwhile. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `amount` is not the policy's premium. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -14498,6 +14964,541 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["ClientNotFound"];
             /** @description The client is already active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendClientSetUpCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code was sent; `message` says by which channel (never to which address or the code). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The id is not a UUID, or the client has neither an e-mail nor a phone number to send the code to. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClientNotFound"];
+            /** @description The client has set its password already, or is deactivated. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDocumentsForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's documents, newest first (at most the newest 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDocumentsResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClientNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadDocumentsForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description Every file was stored as the client's document; one per file part, in the order they were sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentListResponse"];
+                };
+            };
+            /** @description No file part was sent, a part other than a file named `files` was sent, a file is empty, or the multipart body is malformed or cut short. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffClientNotFound"];
+            /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A file is not a PDF, JPEG, PNG, WebP or HEIC (by its bytes), or the body is not `multipart/form-data`. Nothing was stored. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadStaffDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as its upload answered it. A document of a client outside the caller's reach answers 404, as an unknown one does; not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["StaffDocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /**
+                     * @description Always `attachment`, with the document's name (an ASCII fallback in `filename`, the exact name in `filename*`).
+                     * @example attachment; filename="ghana-card.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description Size in bytes.
+                     * @example 184320
+                     */
+                    "Content-Length"?: number;
+                    /**
+                     * @description SHA-256 of the bytes, lowercase hex, as `sha256` in the document.
+                     * @example 5e2bf57d3f40c4b6df69daf1936cb766f832374b4fc0259a7cbff06e2f70f269
+                     */
+                    "X-Content-SHA256"?: string;
+                    /**
+                     * @description Documents are private; no shared cache keeps them.
+                     * @example private, no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <the bytes of ghana-card.pdf> */
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffDocumentNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteStaffDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The document's id, as its upload answered it. A document of a client outside the caller's reach answers 404, as an unknown one does; not a UUID answers 400.
+                 * @example 3f9c2a71-5d8e-4b6a-9c1f-2e7d8a4b6c05
+                 */
+                id: components["parameters"]["StaffDocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document and its bytes are gone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffDocumentNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createClaimForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The claim, `ACTIVE` in `REVIEW`, filed by the caller. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a date outside cover or in the future, an asset not of the policy, the wrong shape for the policy's insurer), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The client is not one within the caller's reach, or the policy or one of the documents is not the client's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The policy is in a state that cannot be claimed on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    requestPolicyClosureForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyClosureRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, `PENDING_REVIEW`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyClosureResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a short reason, an `effectiveDate` in the past or after the policy ends, a document named twice), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The client is not one within the caller's reach, or the policy or one of the documents is not the client's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The policy cannot be cancelled from its state, or already has a request under review. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDirectDebitForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
+                id: components["parameters"]["StaffClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitCreate"];
+            };
+        };
+        responses: {
+            /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitResponse"];
+                };
+            };
+            /** @description A required field is missing, a field breaks a rule (a `startDate` in the past or after the policy ends, an `endDate` before `startDate`, no wallet to debit), or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The client is not one within the caller's reach, or the policy is not the client's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The policy cannot take a mandate in its state, its invoice has nothing left to pay or is closed, or it already has an `ACTIVE` mandate. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelDirectDebitForClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The direct debit mandate's id.
+                 * @example d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a
+                 */
+                id: components["parameters"]["DirectDebitId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectDebitCancel"];
+            };
+        };
+        responses: {
+            /** @description The mandate, `CANCELLED`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectDebitResponse"];
+                };
+            };
+            /** @description The id is not a UUID, `reason` is missing or shorter than 5 characters, or the body has an unknown property; `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffDirectDebitNotFound"];
+            /** @description The mandate is no longer `ACTIVE` (already cancelled, or completed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffInvoiceNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadStaffReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt, a PDF document. */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    /**
+                     * @description Always `attachment`, named after the receipt number.
+                     * @example attachment; filename="receipt-RCT-0007.pdf"
+                     */
+                    "Content-Disposition"?: string;
+                    /**
+                     * @description Receipts are private; no shared cache keeps them.
+                     * @example private, no-store
+                     */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <the bytes of receipt-RCT-0007.pdf> */
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StaffTransactionNotFound"];
+            /** @description The payment is not confirmed money (not `APPROVED` or `VERIFIED`), so there is no receipt for it. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,6 @@ import type { Handler } from '../../server/platform/handler-types.js';
 /** Cancels one of the signed-in client's ACTIVE mandates: no further debit is raised. */
 export const cancelDirectDebit: Handler<'cancelDirectDebit'> = async (ctx, req) => {
   const owner = clientId(ctx);
-  await cancelMandate(ctx, owner, req.params.id, req.body);
+  await cancelMandate(ctx, owner, req.params.id, req.body, { by: 'client', id: owner });
   return { data: await loadDirectDebit(ctx.scope, req.params.id, owner) };
 };

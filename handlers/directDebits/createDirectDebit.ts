@@ -6,6 +6,6 @@ import type { Handler } from '../../server/platform/handler-types.js';
 /** Sets up a direct debit mandate on one of the signed-in client's unpaid policies. */
 export const createDirectDebit: Handler<'createDirectDebit'> = async (ctx, req) => {
   const owner = clientId(ctx);
-  const id = await setUpMandate(ctx, owner, req.body);
+  const id = await setUpMandate(ctx, owner, req.body, { by: 'client', id: owner });
   return { data: await loadDirectDebit(ctx.scope, id, owner) };
 };

@@ -12,5 +12,5 @@ export const uploadDocuments: Handler<'uploadDocuments'> = async (ctx, req) => {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${type} is not accepted here: send multipart/form-data with file parts named files`);
   }
   const rows = await storeUploads(ctx, clientId(ctx), req.parts);
-  return { data: rows.map(toDocument) };
+  return { data: rows.map((row) => toDocument(row)) };
 };

@@ -79,6 +79,7 @@ describe('uploadDocuments: POST /client/documents', () => {
       size: PDF.length,
       name: 'ghana-card.pdf',
       sha256: sha256(PDF),
+      uploadedBy: null,
     });
     const row = await h.db.selectFrom('documents').selectAll().where('id', '=', doc.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ tenant_id: h.tenantId, client_id: account.id, storage_key: `${h.tenantId}/${doc.id}` });

@@ -4,7 +4,7 @@ import type { HandlerContext } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
-import { CLIENT_SELLS, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
+import { CLIENT_SELLS, staffOf, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
 import { loadPolicies } from '../policies/view.js';
 import type { StateActor } from '../states/policy.js';
 import { cartItemColumns, itemRoot, prepareItem, type CartItemRow } from './items.js';
@@ -35,7 +35,7 @@ export async function buyCart(
     for (const item of prepared) billed.push(await writePolicy(ctx, scope, clientId, item, actor, { ownInvoice: false, notify: false }));
     const now = ctx.clock.now();
     const invoice = await raiseInvoice(scope, {
-      clientId, currency: first.body.currency, exchangeRate: first.exchangeRate, policies: billed,
+      clientId, currency: first.body.currency, exchangeRate: first.exchangeRate, policies: billed, createdByStaffId: staffOf(seller),
     }, first.today.date, now);
     await scope.deleteFrom('cart_items').where('client_id', '=', clientId).where('id', 'in', rows.map((row) => row.id)).execute();
     await notifyCheckout(ctx, scope, clientId, billed, invoice, first.body.currency);

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
-import type { HandlerContext } from '../../platform/context.js';
+import type { HandlerContext, StaffActor } from '../../platform/context.js';
+import { reachableClient } from '../clients/staff-clients.js';
 import { nextNumber } from '../../platform/numbering.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
@@ -11,10 +12,10 @@ import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /**
- * Who files a claim. The claim's first status and stage are recorded as the client's
- * (states/claim.ts knows no other filer yet): staff filing for a client widens this.
+ * Who files a claim: the client itself, or a staff member for a client within their reach (at the
+ * counter). The claim's first status and stage are recorded as theirs.
  */
-export type ClaimFiler = StateActor & { by: 'client'; id: string };
+export type ClaimFiler = StateActor & { by: 'client' | 'staff'; id: string };
 
 /** A claim body checked against its policy: what the rows are written from. */
 async function checkClaim(scope: TenantScope, clientId: string, body: ClaimCreateRequest, policy: PolicyRow, today: string) {
@@ -79,7 +80,7 @@ export async function fileClaim(ctx: HandlerContext, clientId: string, body: Cla
     const policy = await ownPolicyRow(scope, body.policyId, clientId, { lock: true });
     const checked = await checkClaim(scope, clientId, body, policy, today);
     const claim = await insertClaim(scope, clientId, body, policy, checked, now);
-    await recordInitialClaimState(scope, claim.id, filedBy.id, now);
+    await recordInitialClaimState(scope, claim.id, filedBy, now);
     await notifyClient(ctx, scope, clientId, {
       title: `Claim ${claim.claimNo} received`,
       body: `We received your claim ${claim.claimNo} on policy ${policy.policy_no}. We will tell you as it is reviewed.`,
@@ -87,4 +88,10 @@ export async function fileClaim(ctx: HandlerContext, clientId: string, body: Cla
     });
     return claim.id;
   });
+}
+
+/** Files a claim for a client within the caller's reach (404 otherwise), exactly as the client's own, filed by the caller; answers its id. */
+export async function fileClaimForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, body: ClaimCreateRequest): Promise<string> {
+  await reachableClient(ctx.scope, actor, clientId);
+  return fileClaim(ctx, clientId, body, { by: 'staff', id: actor.staffId });
 }

@@ -5,13 +5,14 @@ import type { components, operations } from '../../../generated/api.js';
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import { newestFirstPage } from '../../platform/export/listing.js';
-import { ApiError, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { consume, LIMITS } from '../../platform/rate-limit.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { contactFor } from '../accounts/account.js';
 import { issueCode } from '../accounts/codes.js';
 import { originatedInReach, staffInReach } from '../staff/reach.js';
-import { clientAccounts } from './account.js';
+import { clientAccounts, clientFullName } from './account.js';
 import { createClient } from './create.js';
 import { writeProfile } from './profile.js';
 import { toStaffClients, type StaffClient } from './staff-view.js';
@@ -145,4 +146,22 @@ export async function activateClient(ctx: Pick<HandlerContext, 'clock' | 'scope'
     }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
     return viewOf(ctx, scope, row);
   });
+}
+
+/**
+ * Sends a client within reach who has no password yet (an account staff opened) a new set-up
+ * code, replacing the earlier one, at most `LIMITS.verificationSendPerAccount` an hour; answers the
+ * channel it went by. A client with a password (or Firebase sign-in) resets it itself.
+ */
+export async function resendSetUpCode(ctx: HandlerContext, actor: Reacher, id: string): Promise<'email' | 'sms'> {
+  const client = await reachableClient(ctx.scope, actor, id);
+  const name = clientFullName(client) || 'The client';
+  if (!client.is_active) throw conflict(`Client ${name} is deactivated: reactivate them first`, 'CLIENT_INACTIVE');
+  if (client.password_hash !== null || client.firebase_uid !== null) {
+    throw conflict(`Client ${name} has set a password already: a forgotten one is reset with POST /auth/password/request-reset`, 'PASSWORD_ALREADY_SET');
+  }
+  if (!client.email && !client.phone_number) throw badRequest(`Client ${name} has no e-mail or phone number to send a code to`, 'NO_CONTACT');
+  await consume(ctx.db, `set-up-code:${ctx.tenant.id}:${client.id}`, LIMITS.verificationSendPerAccount, ctx.clock.now());
+  await sendSetPasswordCode(ctx, client);
+  return contactFor(client).channel;
 }

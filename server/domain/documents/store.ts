@@ -160,8 +160,8 @@ const storageFailures = new WeakSet<object>();
 const fileTooLarge = (label: string, maxBytes: number) =>
   new ApiError(413, 'FILE_TOO_LARGE', `${label} is larger than ${maxBytes} bytes`);
 
-/** Records stored files as the client's documents, all in one transaction. */
-export async function recordDocuments(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, files: StoredFile[]): Promise<DocumentRow[]> {
+/** Records stored files as the client's documents, all in one transaction; `uploadedByStaffId` when staff uploaded them for the client. */
+export async function recordDocuments(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, files: StoredFile[], uploadedByStaffId: string | null = null): Promise<DocumentRow[]> {
   const now = ctx.clock.now();
   return ctx.scope.transaction((scope) => scope.insertInto('documents', files.map((file) => ({
     id: file.id,
@@ -171,6 +171,7 @@ export async function recordDocuments(ctx: Pick<HandlerContext, 'clock' | 'scope
     size: file.size,
     sha256: file.sha256,
     storage_key: file.key,
+    uploaded_by_staff_id: uploadedByStaffId,
     created_at: now,
     updated_at: now,
   }))).returningAll().execute());

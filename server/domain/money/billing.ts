@@ -14,6 +14,8 @@ export interface NewInvoice {
   /** The policies it bills: one for a policy's own invoice, several for a cart checkout. */
   policies: BilledPolicy[];
   description?: string;
+  /** The staff member who raised it (a staff sale, a draft invoiced by staff); none for a client's own purchase. */
+  createdByStaffId?: string | null;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function raiseInvoice(scope: TransactionScope, invoice: NewInvoice,
     description: invoice.description
       ?? (single ? `Premium for policy ${single.policyNo}` : `Premiums for policies ${invoice.policies.map((p) => p.policyNo).join(', ')}`),
     invoice_date: today,
+    created_by_staff_id: invoice.createdByStaffId ?? null,
     created_at: at,
     updated_at: at,
   }).returning(['id', 'invoice_no']).executeTakeFirstOrThrow();

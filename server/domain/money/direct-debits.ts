@@ -49,8 +49,8 @@ export async function completeMandatesOfPaidInvoice(scope: TransactionScope, inv
  * raised. What a client's cancellation, the due-debit job (policy ended) and an approved policy
  * closure each do.
  */
-export async function cancelActiveMandate(scope: TransactionScope, id: string, reason: string, at: Date) {
+export async function cancelActiveMandate(scope: TransactionScope, id: string, reason: string, at: Date, byStaffId: string | null = null) {
   await scope.updateTable('direct_debits').set({
-    status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at, updated_at: at,
+    status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at, cancelled_by_staff_id: byStaffId, updated_at: at,
   }).where('id', '=', id).where('status', '=', 'ACTIVE').execute();
 }

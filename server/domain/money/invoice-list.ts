@@ -3,6 +3,7 @@ import type { operations } from '../../../generated/api.js';
 import { listOrExport } from '../../platform/export/listing.js';
 import { idOrNumber } from '../../platform/filters.js';
 import type { StaffActor } from '../../platform/context.js';
+import { notFound } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { staffNamed } from '../staff/names.js';
 import { clientInReach } from '../staff/reach.js';
@@ -58,4 +59,12 @@ export const listClientInvoices = (scope: TenantScope, clientId: string, query: 
 export function listStaffInvoices(scope: TenantScope, actor: StaffActor, query: StaffInvoiceListQuery, now: Date) {
   const matching = filterInvoices(tenantInvoices(scope).where(clientInReach('invoices.client_id', actor)), query);
   return listInvoices(scope, matching, query, now);
+}
+
+/** One invoice of a client within a staff member's reach, as the list answers it, or 404 (out of reach as unknown). */
+export async function loadStaffInvoice(scope: TenantScope, actor: StaffActor, id: string): Promise<Invoice> {
+  const row = await tenantInvoices(scope).where(clientInReach('invoices.client_id', actor)).where('invoices.id', '=', id)
+    .select(invoiceColumns).executeTakeFirst();
+  if (!row) throw notFound('Invoice');
+  return (await toInvoices(scope, [row]))[0];
 }

@@ -1,9 +1,11 @@
 import type { Insertable } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import type { HandlerContext } from '../../platform/context.js';
+import type { HandlerContext, StaffActor } from '../../platform/context.js';
+import { reachableClient } from '../clients/staff-clients.js';
+import { clientInReach } from '../staff/reach.js';
 import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import type { DirectDebitsTable } from '../../platform/db/schema.js';
-import { badRequest, conflict } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { ownRow } from '../../platform/ownership.js';
 import { emit } from '../events/catalogue.js';
@@ -19,6 +21,8 @@ export type DirectDebitCancel = components['schemas']['DirectDebitCancel'];
 
 /** What a mandate service needs: the clock, the client's rows, and the notifier to tell the client. */
 type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope' | 'reactions'>;
+/** Who sets up or cancels a mandate: the client itself, or a staff member for a client within their reach. */
+export type MandateActor = { by: 'client' | 'staff'; id: string };
 
 const activeConflict = (policyNo: string) =>
   conflict(`Policy ${policyNo} already has an active direct debit; cancel it first`, 'DIRECT_DEBIT_ACTIVE');
@@ -26,9 +30,9 @@ const activeConflict = (policyNo: string) =>
 /**
  * Sets up a direct debit mandate on one of the client's unpaid policies and answers its id; the
  * due-debit job raises its payments. The policy's move to AWAITING_DEBIT follows `directDebit.created`
- * (server/domain/policies/activation.ts) and is the system's, whoever asked.
+ * (server/domain/policies/activation.ts) and is the system's, whoever asked; the event names `actor`.
  */
-export async function setUpMandate(ctx: MandateServices, clientId: string, body: DirectDebitCreate): Promise<string> {
+export async function setUpMandate(ctx: MandateServices, clientId: string, body: DirectDebitCreate, actor: MandateActor): Promise<string> {
   const now = ctx.clock.now();
   const today = todayOf(now).date;
   if (body.startDate < today) throw badRequest(`body.startDate must not be in the past (today is ${today})`);
@@ -57,7 +61,7 @@ export async function setUpMandate(ctx: MandateServices, clientId: string, body:
       created_at: now,
       updated_at: now,
     });
-    await emit(ctx, scope, { by: 'client', id: clientId }, { type: 'directDebit.created', object: { type: 'directDebit', id }, data: { policyId: policy.id } }, now);
+    await emit(ctx, scope, actor, { type: 'directDebit.created', object: { type: 'directDebit', id }, data: { policyId: policy.id } }, now);
     const every = body.frequency.toLowerCase().replace('_', '-');
     await notifyClient(ctx, scope, client, {
       title: `Direct debit for policy ${policy.policy_no} set up`,
@@ -109,20 +113,41 @@ async function insertMandate(scope: TenantScope, policyNo: string, row: Omit<Ins
 /**
  * Cancels one of the client's ACTIVE mandates: no further debit is raised. The mandate's row is
  * locked, so the due-debit job (which takes it under the same lock) either raised today's debit
- * before or sees it cancelled.
+ * before or sees it cancelled. A staff `actor` is recorded as who cancelled it.
  */
-export async function cancelMandate(ctx: MandateServices, clientId: string, id: string, body: DirectDebitCancel): Promise<void> {
+export async function cancelMandate(ctx: MandateServices, clientId: string, id: string, body: DirectDebitCancel, actor: MandateActor): Promise<void> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     const debit = await ownDirectDebit(scope, id, clientId, { lock: true });
     if (debit.status !== 'ACTIVE') {
       throw conflict(`The direct debit on policy ${debit.policy_no} is ${debit.status}; only an ACTIVE one can be cancelled`, 'DIRECT_DEBIT_ENDED');
     }
-    await cancelActiveMandate(scope, debit.id, body.reason, now);
+    await cancelActiveMandate(scope, debit.id, body.reason, now, actor.by === 'staff' ? actor.id : null);
     await notifyClient(ctx, scope, clientId, {
       title: `Direct debit for policy ${debit.policy_no} cancelled`,
       body: `No more debits will be taken from ${debit.mobile_number}. Invoice ${debit.invoice_no} can still be paid in the app.`,
       entity: { name: 'directDebit', id: debit.id },
     });
   });
+}
+
+/** Sets up a mandate for a client within the caller's reach (404 otherwise), exactly as the client's own, set up by the caller; answers its id. */
+export async function setUpMandateForClient(ctx: MandateServices, actor: StaffActor, clientId: string, body: DirectDebitCreate): Promise<string> {
+  await reachableClient(ctx.scope, actor, clientId);
+  return setUpMandate(ctx, clientId, body, { by: 'staff', id: actor.staffId });
+}
+
+/** The client of a mandate within the caller's reach, or 404 (out of reach as unknown). */
+export async function mandateClientInReach(scope: TenantScope, actor: StaffActor, id: string): Promise<string> {
+  const row = await scope.selectFrom('direct_debits').select('direct_debits.client_id').where('direct_debits.id', '=', id)
+    .where(clientInReach('direct_debits.client_id', actor)).executeTakeFirst();
+  if (!row) throw notFound('Direct debit');
+  return row.client_id;
+}
+
+/** Cancels an ACTIVE mandate of a client within the caller's reach, exactly as the client's own cancellation, by the caller; answers the client's id. */
+export async function cancelMandateForClient(ctx: MandateServices, actor: StaffActor, id: string, body: DirectDebitCancel): Promise<string> {
+  const clientId = await mandateClientInReach(ctx.scope, actor, id);
+  await cancelMandate(ctx, clientId, id, body, { by: 'staff', id: actor.staffId });
+  return clientId;
 }

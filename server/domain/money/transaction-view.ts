@@ -23,7 +23,7 @@ export const transactionColumns = [
   'transactions.transaction_type', 'transactions.date_received', 'transactions.payee', 'transactions.payment_institution',
   'transactions.description', 'transactions.cheque_date', 'transactions.name_on_cheque', 'transactions.cheque_no', 'transactions.cheque_type',
   'transactions.document_ids', 'transactions.checkout_url', 'transactions.mobile_number', 'transactions.created_at', 'transactions.updated_at',
-  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.review_notes', 'transactions.receipt_no',
+  'transactions.reviewed_by_staff_id', 'transactions.reviewed_at', 'transactions.client_id', 'transactions.created_by_staff_id', 'transactions.review_notes', 'transactions.receipt_no',
   'invoice.invoice_no', 'invoice.currency as invoice_currency', 'invoice.amount as invoice_amount', 'invoice.exchange_rate as invoice_exchange_rate',
   'invoice.voided_at', 'invoice.void_reason',
 ] as const;
@@ -34,7 +34,7 @@ export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRow
 /** Rows -> Transactions, each with its invoice's figures as they stand now and the staff member who reviewed it named. */
 export async function toTransactions(scope: TenantScope, rows: TransactionRow[]): Promise<Transaction[]> {
   const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
-  const reviewers = await staffReferences(scope, rows.map((r) => r.reviewed_by_staff_id));
+  const named = await staffReferences(scope, rows.flatMap((r) => [r.reviewed_by_staff_id, r.created_by_staff_id]));
   return rows.map((row) => {
     const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!, row);
     return {
@@ -63,7 +63,10 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
         id: row.invoice_id, invoiceNo: row.invoice_no, currency: row.invoice_currency, amount: Number(row.invoice_amount),
         amountPaid: figures.amountPaid, amountUnpaid: figures.amountUnpaid, status: figures.status, isClosed: figures.isClosed,
       },
-      reviewedBy: row.reviewed_by_staff_id === null ? null : reviewers.get(row.reviewed_by_staff_id) ?? null,
+      recordedBy: row.created_by_staff_id === null
+        ? { by: 'client', id: row.client_id, staff: null }
+        : { by: 'staff', id: row.created_by_staff_id, staff: named.get(row.created_by_staff_id) ?? null },
+      reviewedBy: row.reviewed_by_staff_id === null ? null : named.get(row.reviewed_by_staff_id) ?? null,
       receiptNo: row.receipt_no,
       reviewedAt: row.reviewed_at === null ? null : new Date(row.reviewed_at).toISOString(),
       reviewNotes: row.review_notes,

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
-import type { HandlerContext } from '../../platform/context.js';
+import type { HandlerContext, StaffActor } from '../../platform/context.js';
+import { reachableClient } from '../clients/staff-clients.js';
 import { conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { canTransition } from '../states/machine.js';
@@ -17,7 +18,8 @@ export type PolicyClosureUpdate = components['schemas']['PolicyClosureUpdate'];
 /**
  * Records a request to close one of a client's policies, for staff to review, and tells the
  * client. The policy row is locked for the check and the insert, so two requests for one policy
- * cannot both be pending. `actor` (who asks) is not recorded: the request is the client's.
+ * cannot both be pending. The request is the client's; a staff `actor` (asking for it at the
+ * counter) is recorded as who asked.
  */
 export async function requestClosure(ctx: HandlerContext, clientId: string, body: PolicyClosureRequest, actor: StateActor): Promise<PolicyClosure> {
   const now = ctx.clock.now();
@@ -36,6 +38,7 @@ export async function requestClosure(ctx: HandlerContext, clientId: string, body
       effective_date: effectiveDate,
       notes: body.notes ?? null,
       document_ids: JSON.stringify(documentIds),
+      requested_by_staff_id: actor.by === 'staff' ? actor.id : null,
       created_at: now,
       updated_at: now,
     }).returning('id').executeTakeFirstOrThrow());
@@ -48,6 +51,12 @@ export async function requestClosure(ctx: HandlerContext, clientId: string, body
     return closure.id;
   });
   return toPolicyClosure(await ownClosure(ctx.scope, id, clientId));
+}
+
+/** Asks, for a client within the caller's reach (404 otherwise), to close one of its policies, exactly as the client's own request, asked by the caller. */
+export async function requestClosureForClient(ctx: HandlerContext, actor: StaffActor, clientId: string, body: PolicyClosureRequest): Promise<PolicyClosure> {
+  await reachableClient(ctx.scope, actor, clientId);
+  return requestClosure(ctx, clientId, body, { by: 'staff', id: actor.staffId });
 }
 
 /** Closable means staff could cancel it from where it is (approval is that cancellation), with no other request pending. */

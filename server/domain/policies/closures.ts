@@ -22,7 +22,9 @@ export function companyClosures(scope: TenantScope) {
     .innerJoin('policies as policy', (join) => join.onRef('policy.id', '=', 'policy_closures.policy_id')
       .onRef('policy.tenant_id', '=', 'policy_closures.tenant_id'))
     .leftJoin('staff as reviewer', (join) => join.onRef('reviewer.id', '=', 'policy_closures.reviewed_by_staff_id')
-      .onRef('reviewer.tenant_id', '=', 'policy_closures.tenant_id'));
+      .onRef('reviewer.tenant_id', '=', 'policy_closures.tenant_id'))
+    .leftJoin('staff as requester', (join) => join.onRef('requester.id', '=', 'policy_closures.requested_by_staff_id')
+      .onRef('requester.tenant_id', '=', 'policy_closures.tenant_id'));
 }
 
 /** The client's closure requests. Callers add their filters. */
@@ -36,6 +38,8 @@ export const closureColumns = [
   'policy.start_date as policy_start_date', 'policy.end_date as policy_end_date',
   'reviewer.id as reviewer_id', 'reviewer.first_name as reviewer_first_name', 'reviewer.other_names as reviewer_other_names',
   'reviewer.last_name as reviewer_last_name', 'reviewer.email as reviewer_email',
+  'requester.id as requester_id', 'requester.first_name as requester_first_name', 'requester.other_names as requester_other_names',
+  'requester.last_name as requester_last_name', 'requester.email as requester_email',
 ] as const;
 
 /** The client's requests with every column a PolicyClosure shows. */
@@ -91,6 +95,10 @@ export function toPolicyClosure(row: ClosureRow): PolicyClosure {
     reviewedBy: row.reviewer_id === null ? null : staffReference({
       id: row.reviewer_id, first_name: row.reviewer_first_name!, other_names: row.reviewer_other_names, last_name: row.reviewer_last_name!,
       email: row.reviewer_email!,
+    }),
+    requestedBy: row.requester_id === null ? null : staffReference({
+      id: row.requester_id, first_name: row.requester_first_name!, other_names: row.requester_other_names, last_name: row.requester_last_name!,
+      email: row.requester_email!,
     }),
     reviewNotes: row.review_notes,
     createdAt: new Date(row.created_at).toISOString(),

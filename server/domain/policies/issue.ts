@@ -24,6 +24,8 @@ export type Seller =
   | { by: 'client' }
   | { by: 'staff'; staffId: string; originatingStaffId: string; premiumLatitude: number };
 export const CLIENT_SELLS: Seller = { by: 'client' };
+/** The staff member a sale's invoice is raised by: the seller when staff sell, none when the client buys. */
+export const staffOf = (seller: Seller): string | null => (seller.by === 'staff' ? seller.staffId : null);
 
 /**
  * The ACTIVE product the seller may sell, for this policy type: for a client an ONLINE one (400
@@ -172,7 +174,7 @@ export async function writePolicy(
   await recordInitialState(scope, policy.id, state, actor, now);
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (generateInvoice && ownInvoice) {
-    await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed] }, today.date, now);
+    await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller) }, today.date, now);
   }
   if (notify) {
     await notifyClient(ctx, scope, clientId, {

@@ -106,18 +106,23 @@ interface DraftToInvoice {
   today: Today;
   now: Date;
   notes?: string;
+  /** What the invoice says it is for, when not the premium's usual words. */
+  description?: string;
 }
 
 /**
  * A draft asked for its invoice (by its client's `generateInvoice`, or staff moving it to
- * PROCESSING): it is raised, and the policy moves to PROCESSING.
+ * PROCESSING, or raising its invoice): it is raised (by the staff member, when one asked), and
+ * the policy moves to PROCESSING. Answers the invoice.
  */
-export async function invoiceDraft(scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised' }: DraftToInvoice) {
+export async function invoiceDraft(scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
-  await raiseInvoice(scope, {
+  const invoice = await raiseInvoice(scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
+    createdByStaffId: actor.by === 'staff' ? actor.id : null, description,
   }, today.date, now);
   await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
+  return invoice;
 }
 
 interface Term { startDate: string; endDate: string }

@@ -73,6 +73,7 @@ export const CLIENT_SERVERS: Grant[] = [
 export const SELLERS: Grant[] = CLIENT_SERVERS.map((grant) => ({ ...grant, premiumLatitude: PREMIUM_LATITUDE[grant.type][grant.position] }));
 
 const SELLING = 'Selling is the work of every agent and staff member, for the clients they serve: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s. Setting the premium off the rated price is an underwriting call, allowed within a latitude that grows with seniority.';
+const AT_THE_COUNTER = 'Whoever serves a client may do for it, at the counter, what it does in its app, through the same rules and recorded as theirs: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s.';
 const SERVING = 'Whoever serves a client sees its policies, invoices, payments and claims: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
 
 /**
@@ -184,6 +185,20 @@ export const PERMISSIONS: Record<string, Permission> = {
   // Commission statements.
   getCommissionStatement: { grants: COMMISSION_READERS, reason: COMMISSIONS },
   exportCommissionStatement: { grants: COMMISSION_READERS, reason: COMMISSIONS },
+
+  // Serving a walk-in client at the counter: what the client does in its app, done for it by whoever serves it.
+  createClaimForClient: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} Filing a claim only starts it: assessing and paying it stay with claim assessors and supervisors.` },
+  requestPolicyClosureForClient: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} Asking for a closure only starts it: a supervisor decides it.` },
+  uploadDocumentsForClient: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} The documents are the client's, as if it uploaded them.` },
+  listDocumentsForClient: { grants: CLIENT_SERVERS, reason: SERVING },
+  downloadStaffDocument: { grants: CLIENT_SERVERS, reason: SERVING },
+  deleteStaffDocument: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} A wrong scan is removed as the client itself would remove it.` },
+  createDirectDebitForClient: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} A mandate takes the client's money only as each prompt on its phone is approved.` },
+  cancelDirectDebitForClient: { grants: CLIENT_SERVERS, reason: `${AT_THE_COUNTER} Stopping the debits takes nothing from the client; the invoice stays to pay.` },
+  downloadStaffReceipt: { grants: CLIENT_SERVERS, reason: `${SERVING} Printing the receipt of confirmed money is the cashier's work.` },
+  getStaffInvoice: { grants: CLIENT_SERVERS, reason: SERVING },
+  createStaffInvoice: { grants: CLIENT_SERVERS, reason: 'Invoicing a draft at its premium is what its client may ask in its app and what a seller does at a sale: whoever serves the client, within their reach. Changing the premium is not part of it.' },
+  sendClientSetUpCode: { grants: CLIENT_KEEPERS, reason: 'Whoever may open a client account may resend its set-up code: the code goes to the client, never to the caller, and staff never choose the password.' },
 };
 
 /** What the signed-in staff member's type and position may do with an operation: its grant, or none. */

@@ -29,9 +29,10 @@ export const CLAIM_STAGES: Machine<ClaimStage> = {
 export const INITIAL_CLAIM_STATUS: ClaimStatus = 'ACTIVE';
 export const INITIAL_CLAIM_STAGE: ClaimStage = 'REVIEW';
 
-/** Records a new claim's first status and stage (from nothing), made by the client. */
-export async function recordInitialClaimState(scope: TransactionScope, claimId: string, clientId: string, at: Date) {
-  const first = { claim_id: claimId, from_state: null, actor_kind: 'client' as const, actor_id: clientId, notes: 'Claim submitted by the client', created_at: at };
+/** Records a new claim's first status and stage (from nothing), made by whoever filed it: the client, or staff for it. */
+export async function recordInitialClaimState(scope: TransactionScope, claimId: string, filer: { by: 'client' | 'staff'; id: string }, at: Date) {
+  const notes = filer.by === 'staff' ? 'Claim filed by staff for the client' : 'Claim submitted by the client';
+  const first = { claim_id: claimId, from_state: null, actor_kind: filer.by, actor_id: filer.id, notes, created_at: at };
   await scope.insertInto('claim_state_changes', [
     { ...first, field: 'status', to_state: INITIAL_CLAIM_STATUS },
     { ...first, field: 'stage', to_state: INITIAL_CLAIM_STAGE },

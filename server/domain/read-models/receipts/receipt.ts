@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
-import type { HandlerContext } from '../../../platform/context.js';
+import type { HandlerContext, StaffActor } from '../../../platform/context.js';
+import { paymentsInReach } from '../../money/staff-payments.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import type { TenantScope } from '../../../platform/tenancy.js';
 import { clientFullName } from '../../clients/account.js';
@@ -27,6 +28,17 @@ export async function paymentReceipt(ctx: Pick<HandlerContext, 'db' | 'scope' | 
   // pdfkit and to-words (some 40 MB) are loaded by the first receipt, not by every server.
   const { renderReceipt } = await import('./render.js');
   return { receiptNo: receipt.receiptNo, pdf: renderReceipt(data) };
+}
+
+/**
+ * The receipt of a payment of a client within a staff member's reach (404 otherwise): the very
+ * receipt the client downloads, same number and issue date, for a cashier to print.
+ */
+export async function staffPaymentReceipt(ctx: Pick<HandlerContext, 'db' | 'scope' | 'tenant' | 'clock'>, actor: StaffActor,
+  transactionId: string): Promise<Receipt> {
+  const payment = await paymentsInReach(ctx.scope, actor).select('transactions.client_id').where('transactions.id', '=', transactionId).executeTakeFirst();
+  if (!payment) throw notFound('Transaction');
+  return paymentReceipt(ctx, payment.client_id, transactionId);
 }
 
 const receiptRow = (scope: TenantScope, clientId: string) =>

@@ -16,6 +16,8 @@ export interface DocumentsTable {
   size: ColumnType<string, string | number, string | number>;
   sha256: string;
   storage_key: string;
+  /** The staff member who uploaded it for the client; null when the client did. */
+  uploaded_by_staff_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

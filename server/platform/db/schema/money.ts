@@ -128,6 +128,8 @@ export interface DirectDebitsTable {
   description: string | null;
   cancel_reason: string | null;
   cancelled_at: Date | null;
+  /** The staff member who cancelled it for the client; null when the client or the system did. */
+  cancelled_by_staff_id: ColumnType<string | null, string | null | undefined, string | null>;
   completed_at: Date | null;
   completion_reason: string | null;
   created_at: CreatedAt;

@@ -85,6 +85,8 @@ export interface PolicyClosuresTable {
   reviewed_by_staff_id: string | null;
   reviewed_at: Date | null;
   review_notes: string | null;
+  /** The staff member who asked for it for the client; null when the client did. */
+  requested_by_staff_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
