@@ -93,6 +93,7 @@ export const PERMISSIONS: Record<string, Permission> = {
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
   getStaffProfile: { grants: everyone(), reason: 'Anyone signed in may read who they are.' },
   listStaffPermissions: { grants: everyone(), reason: 'Anyone signed in may read the table, so an app shows only what its user may do.' },
+  confirmStaffContactChange: { grants: everyone(), reason: 'Anyone signed in confirms the new e-mail or phone number a manager set for them, with the code sent to it: their own account only.' },
   quotePolicyForClient: { grants: SELLERS, reason: SELLING },
   createPolicyForClient: { grants: SELLERS, reason: SELLING },
   renewStaffPolicy: { grants: SELLERS, reason: SELLING },
