@@ -1,7 +1,8 @@
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { codeSentTo } from '../helpers/clients.js';
-import { sandboxDepartment, sandboxStaff, staffSession } from '../helpers/staff.js';
+import { sandboxBranch, sandboxDepartment, sandboxStaff, staffSession } from '../helpers/staff.js';
 import { DEFAULT_SANDBOX_OPERATOR_KEY } from '../../server/platform/config.js';
+import { clientInReach, originatedInReach, staffInReach } from '../../server/domain/staff/reach.js';
 
 /**
  * The staff administration controls (issue 27): the company always keeps an active executive
@@ -201,5 +202,34 @@ describe('restoreExecutiveManager: POST /operator/companies/{companyId}/executiv
     const head = await newMember('HEAD_OF_DEPARTMENT');
     expect((await restore(h.otherTenantId, { staffId: head.id, reason: 'Wrong company, on purpose.' })).statusCode).toBe(404);
     expect((await restore(h.tenantId, { staffId: head.id })).statusCode).toBe(400);
+  });
+});
+
+describe('reach conditions (server/domain/staff/reach.ts) name the caller\'s company in every subquery', () => {
+  // Rows of another company that point at the sandbox's department (ids are unique, so only a
+  // direct write makes them): with no outer tenant condition, a reach must still leave them out.
+  it('staffInReach, originatedInReach and clientInReach keep out another company\'s staff and clients', async () => {
+    const foreign = await h.db.insertInto('staff').values({
+      tenant_id: h.otherTenantId, email: 'stray@other-tenant.example', first_name: 'Stray', last_name: 'Member', position: 'LEVEL_OFFICER', department_id: RETAIL_SALES,
+    }).returning('id').executeTakeFirstOrThrow();
+    const client = await h.db.insertInto('clients').values({
+      tenant_id: h.otherTenantId, type: 'INDIVIDUAL', first_name: 'Stray', last_name: 'Client', country: 'GH', originating_staff_id: foreign.id,
+    } as never).returning('id').executeTakeFirstOrThrow();
+    // A client of the other company nobody originated: in every department's reach but for the company.
+    const walkIn = await h.db.insertInto('clients').values({
+      tenant_id: h.otherTenantId, type: 'INDIVIDUAL', first_name: 'Walk', last_name: 'In', country: 'GH',
+    } as never).returning('id').executeTakeFirstOrThrow();
+    const head = sandboxStaff('head.sales');
+    const branchId = sandboxBranch('Accra Head Office').id;
+    for (const reach of ['DEPARTMENT', 'BRANCH'] as const) {
+      const actor = { staffId: head.id, tenantId: h.tenantId, reach, departmentId: RETAIL_SALES, branchId };
+      const staff = await h.db.selectFrom('staff').select('id').where(staffInReach('staff.id', actor)).execute();
+      expect(staff.map((s) => s.id)).toContain(head.id);
+      expect(staff.map((s) => s.id)).not.toContain(foreign.id);
+      const originated = await h.db.selectFrom('clients').select('id').where('id', '=', client.id).where(originatedInReach('clients.originating_staff_id', actor)).execute();
+      expect({ reach, originated }).toEqual({ reach, originated: [] });
+      const reached = await h.db.selectFrom('clients as x').select('x.id').where('x.id', 'in', [client.id, walkIn.id]).where(clientInReach('x.id', actor)).execute();
+      expect({ reach, reached }).toEqual({ reach, reached: [] });
+    }
   });
 });
