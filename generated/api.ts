@@ -8208,7 +8208,7 @@ export interface components {
         ExecutiveManagerRestore: {
             /**
              * Format: uuid
-             * @description A staff member of the company (active or not
+             * @description A staff member of the company, active or not, of any position.
              * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
              */
             staffId: string;

@@ -242,6 +242,14 @@ async function requestContactChange(
     .where('staff_id', '=', member.id).where('channel', '=', change.channel).where('consumed_at', 'is', null).execute();
 }
 
+/** The confirmed address taken by another member meanwhile: 409 naming it. */
+function contactTaken(error: unknown) {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint === 'staff_tenant_email_key') return conflict('The new e-mail already belongs to another staff member', 'EMAIL_TAKEN');
+  if (constraint === 'staff_tenant_phone_key') return conflict('The new phone number already belongs to another staff member', 'PHONE_NUMBER_TAKEN');
+  return undefined;
+}
+
 const invalidContactCode = () => badRequest('The verification code is invalid or has expired', 'INVALID_VERIFICATION_CODE');
 
 /**
@@ -263,7 +271,7 @@ export async function confirmContactChange(
       return toStaff(await staffQuery(scope).where('staff.id', '=', staffId).executeTakeFirstOrThrow());
     });
   } catch (error) {
-    throw takenField(error) ?? error;
+    throw contactTaken(error) ?? error;
   } finally {
     ctx.credentials.forget(credentialTag.staff(staffId));
   }
