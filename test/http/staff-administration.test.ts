@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { codeSentTo } from '../helpers/clients.js';
 import { sandboxBranch, sandboxDepartment, sandboxStaff, staffSession } from '../helpers/staff.js';
@@ -59,12 +61,41 @@ async function onlySandboxExecutive() {
   tokens.exec = await tokenOf(EXEC.id);
 }
 
+/**
+ * Two real API calls at the same moment. On PostgreSQL the company's active executive managers are
+ * held locked (another connection) until both calls wait on them, past sign-in and their reads, so
+ * each run meets the race at its narrowest (else the second may simply arrive after the first's
+ * commit, when its token is already revoked); PGlite has one connection, so there it is Promise.all.
+ */
+async function atOnce<T>(calls: () => Promise<T>[]): Promise<T[]> {
+  if (h.driver !== 'pg') return Promise.all(calls());
+  let release!: () => void;
+  let locked!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  const lockTaken = new Promise<void>((resolve) => { locked = resolve; });
+  const holder = h.db.transaction().execute(async (trx) => {
+    await sql`select id from staff where tenant_id = ${h.tenantId} and position = 'EXECUTIVE_MANAGER' and is_active order by id for update`.execute(trx);
+    locked();
+    await held;
+  });
+  await lockTaken;
+  const answers = Promise.all(calls());
+  for (let tries = 0; tries < 200; tries += 1) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db);
+    if (rows[0].n >= 2) break;
+    await sleep(25);
+  }
+  release();
+  await holder;
+  return answers;
+}
+
 describe('deactivateStaffMember, updateStaffMember: the last active executive manager stays', () => {
   afterEach(onlySandboxExecutive);
 
   it('two executive managers deactivating each other at the same moment: one is refused (LAST_EXECUTIVE_MANAGER)', async () => {
     const second = await newMember('EXECUTIVE_MANAGER', null);
-    const answers = await Promise.all([
+    const answers = await atOnce(() => [
       call('exec', 'POST', `/staff/members/${second.id}/deactivate`),
       call(second.id, 'POST', `/staff/members/${EXEC.id}/deactivate`),
     ]);
@@ -77,7 +108,7 @@ describe('deactivateStaffMember, updateStaffMember: the last active executive ma
   it('two executive managers demoting each other at the same moment: one is refused', async () => {
     const second = await newMember('EXECUTIVE_MANAGER', null);
     const demote = { position: 'BRANCH_MANAGER', departmentId: RETAIL_SALES };
-    const answers = await Promise.all([
+    const answers = await atOnce(() => [
       call('exec', 'PATCH', `/staff/members/${second.id}`, demote),
       call(second.id, 'PATCH', `/staff/members/${EXEC.id}`, demote),
     ]);
@@ -88,7 +119,7 @@ describe('deactivateStaffMember, updateStaffMember: the last active executive ma
 
   it('one deactivating while the other demotes: one is refused', async () => {
     const second = await newMember('EXECUTIVE_MANAGER', null);
-    const answers = await Promise.all([
+    const answers = await atOnce(() => [
       call('exec', 'POST', `/staff/members/${second.id}/deactivate`),
       call(second.id, 'PATCH', `/staff/members/${EXEC.id}`, { position: 'BRANCH_MANAGER', departmentId: RETAIL_SALES }),
     ]);
