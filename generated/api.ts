@@ -1080,6 +1080,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/me/contact-changes/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new e-mail or phone number a manager set
+         * @description When a manager changes another staff member's `email` or `phoneNumber`
+         *     (`PATCH /staff/members/{staffId}`), the change waits: the new address is sent a 6-digit code,
+         *     and the member, signed in, confirms it here. Only then does the account's e-mail or phone
+         *     number change (and with it where sign-in names and reset codes go). A wrong, expired or used
+         *     code is 400 `INVALID_VERIFICATION_CODE` (5 tries, 15 minutes); a newer change replaces an
+         *     older one. An address another staff member took meanwhile is 409.
+         */
+        post: operations["confirmStaffContactChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/branches": {
         parameters: {
             query?: never;
@@ -1272,6 +1297,17 @@ export interface paths {
          *     `staffNo` stay unique (409 naming the field). No one may change their own position. A branch
          *     manager may change only staff of their branch below branch manager (and themselves), never
          *     to branch or executive manager, nor into another branch's department. Records who changed it.
+         *
+         *     A new `email` or `phoneNumber` for **another** staff member does not take effect at once: the
+         *     new address is sent a verification code (`staff-contact-change-code`) and the change waits
+         *     until the member, signed in, confirms it with `POST /staff/me/contact-changes/confirm`; until
+         *     then the answer, sign-in and password reset codes keep the current address. (Otherwise a
+         *     manager could point a colleague's account at an address of their own and take it over with a
+         *     reset code.) A member's own change, and clearing a phone number, take effect at once.
+         *
+         *     The company's last active executive manager is never demoted: a change of position away from
+         *     EXECUTIVE_MANAGER that would leave none is 409 `LAST_EXECUTIVE_MANAGER` (counted under a lock,
+         *     so two executive managers demoting each other at once cannot both succeed).
          */
         patch: operations["updateStaffMember"];
         trace?: never;
@@ -1293,7 +1329,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a staff member
-         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing.
+         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing. The company's last active executive manager is never deactivated (409 `LAST_EXECUTIVE_MANAGER`): the company's active executive managers are locked and counted in the same transaction, so two executive managers deactivating each other at once cannot both succeed. Who deactivated the member, and their position then, is kept: only someone at or above that position may activate them again.
          */
         post: operations["deactivateStaffMember"];
         delete?: never;
@@ -1319,7 +1355,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a staff member
-         * @description Lets a deactivated staff member log in again (with their password, or after setting one through a reset code). Their old tokens stay revoked. A branch manager may activate only staff of their branch below branch manager. Activating someone already active changes nothing.
+         * @description Lets a deactivated staff member log in again (with their password, or after setting one through a reset code). Their old tokens stay revoked. A branch manager may activate only staff of their branch below branch manager. Only someone at or above the position of whoever deactivated them may activate them again (403 `REACTIVATION_NOT_PERMITTED` naming that position): a branch manager does not bring back someone an executive manager stopped. Activating someone already active changes nothing.
          */
         post: operations["activateStaffMember"];
         delete?: never;
@@ -1495,6 +1531,38 @@ export interface paths {
          *     changes nothing. A key of another company answers 404. Needs the `Operator-Key`.
          */
         delete: operations["revokeCompanyApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/companies/{companyId}/executive-managers/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a company's executive manager
+         * @description The way back for a company left with no one to manage it (every executive manager deactivated
+         *     or gone): makes one of its staff members an active EXECUTIVE_MANAGER again, activating and
+         *     promoting them as needed, with the reason. Each restoration is kept (the company, the member,
+         *     their position and state before, the reason, when) where the company's audit reads it. Their
+         *     old tokens stay revoked; they sign in again with their password, or ask for a reset code.
+         *     Needs the `Operator-Key`. A company or staff member that does not exist (or a member of
+         *     another company) is 404.
+         */
+        post: operations["restoreExecutiveManager"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8231,6 +8299,24 @@ export interface components {
         MessagePage: components["schemas"]["Pagination"] & {
             data: components["schemas"]["Message"][];
         };
+        /** @description The code sent to the new e-mail or phone number a manager set for the signed-in staff member. */
+        StaffContactChangeConfirm: {
+            /**
+             * @description Which contact the change is for (`email` or `phone`, the phone number).
+             * @example email
+             * @enum {string}
+             */
+            channel: "email" | "phone";
+            /**
+             * @description The 6-digit code sent to the new address.
+             * @example 483920
+             */
+            code: string;
+        };
+        /** @description One of the staff members. */
+        StaffResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Staff"];
+        };
         /** @description One page of the branches of the company. */
         BranchPage: components["schemas"]["Pagination"] & {
             data: components["schemas"]["Branch"][];
@@ -8352,10 +8438,6 @@ export interface components {
              * @example Welcome-2026!
              */
             password?: string;
-        };
-        /** @description One of the staff members. */
-        StaffResponse: components["schemas"]["ApiResponse"] & {
-            data: components["schemas"]["Staff"];
         };
         /** @description Changes to a staff member; fields left out stay as they are, nullable ones sent as null are cleared. Activation and deactivation have calls of their own. */
         StaffMemberUpdate: {
@@ -8662,6 +8744,23 @@ export interface components {
         /** @description The new Api-Key, in clear this once. */
         CompanyApiKeyResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["CompanyApiKey"];
+        };
+        /**
+         * @description Which staff member of the company becomes its executive manager again, and why. The reason is
+         *     kept with the restoration (who was restored, what they were before, when) for the company's audit.
+         */
+        ExecutiveManagerRestore: {
+            /**
+             * Format: uuid
+             * @description A staff member of the company, active or not, of any position.
+             * @example 9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+             */
+            staffId: string;
+            /**
+             * @description Why the operator restores them (a ticket or the company's written request).
+             * @example Both executive managers deactivated each other; the board named Kwame Boateng in its letter of 3 December (ticket 4411).
+             */
+            reason: string;
         };
         /** @description A company a product is assigned to, so its staff (and, for an ONLINE product, its clients) can sell it. */
         ProductAssignment: {
@@ -10832,7 +10931,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -11087,6 +11186,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field). */
+        StaffConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description A name is already taken, or the branch or department is still in use. */
         OrganisationConflict: {
             headers: {
@@ -11096,8 +11204,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field). */
-        StaffConflict: {
+        /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field), or the change would demote the company's last active executive manager. */
+        StaffUpdateConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The change would leave the company without an active executive manager. */
+        LastExecutiveManager: {
             headers: {
                 [name: string]: unknown;
             };
@@ -13536,6 +13653,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    confirmStaffContactChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffContactChangeConfirm"];
+            };
+        };
+        responses: {
+            /** @description The staff member with the new contact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["StaffConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listBranches: {
         parameters: {
             query?: {
@@ -14033,7 +14181,7 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["StaffConflict"];
+            409: components["responses"]["StaffUpdateConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -14067,6 +14215,7 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastExecutiveManager"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -14376,6 +14525,43 @@ export interface operations {
             400: components["responses"]["BadId"];
             401: components["responses"]["OperatorUnauthorized"];
             404: components["responses"]["CompanyNotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreExecutiveManager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecutiveManagerRestore"];
+            };
+        };
+        responses: {
+            /** @description The staff member, now an active executive manager. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -1,4 +1,5 @@
 import { changeStaffPassword } from './changeStaffPassword.js';
+import { confirmStaffContactChange } from './confirmStaffContactChange.js';
 import { getStaffProfile } from './getStaffProfile.js';
 import { listStaffPermissions } from './listStaffPermissions.js';
 import { requestStaffPasswordReset } from './requestStaffPasswordReset.js';
@@ -8,4 +9,5 @@ import { staffLogout } from './staffLogout.js';
 
 export const staffAuthHandlers = {
   staffLogin, staffLogout, changeStaffPassword, requestStaffPasswordReset, resetStaffPassword, getStaffProfile, listStaffPermissions,
+  confirmStaffContactChange,
 };

@@ -142,7 +142,7 @@ async function staffOfToken(services: Services, claims: AccessTokenClaims, tenan
     () => [credentialTag.staff(claims.sub), credentialTag.staffOfTenant(tenant.id), credentialTag.tenant(tenant.id)]);
   if (!member || member.session_version !== claims.sv) throw invalidToken();
   return {
-    kind: 'staff', staffId: member.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000),
+    kind: 'staff', staffId: member.id, tenantId: tenant.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000),
     type: member.type, position: member.position, departmentId: member.department_id, branchId: member.branch_id,
   };
 }

@@ -28,4 +28,4 @@ export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: 
  * The signed-in staff member as the organisation rules need them: who, their position, where they
  * sit, and the reach the permission table gave them for this call.
  */
-export type StaffCaller = Pick<StaffActor, 'staffId' | 'position' | 'reach' | 'departmentId' | 'branchId'>;
+export type StaffCaller = Pick<StaffActor, 'staffId' | 'tenantId' | 'position' | 'reach' | 'departmentId' | 'branchId'>;

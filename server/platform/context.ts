@@ -27,6 +27,8 @@ export type Reach = components['schemas']['PermissionScope'];
 export interface StaffActor {
   kind: 'staff';
   staffId: string;
+  /** The company the staff member works for (the call's tenant): every reach condition names it. */
+  tenantId: string;
   tokenId: string;
   tokenExpiresAt: Date;
   type: StaffType;

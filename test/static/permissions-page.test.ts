@@ -26,6 +26,20 @@ describe('the staff permission table', () => {
     }
   });
 
+  it('follows the hierarchy: whatever a position may do, every position above it of the same type may, over at least as much', () => {
+    const breadth = ['OWN', 'DEPARTMENT', 'BRANCH', 'TENANT'];
+    const gaps: string[] = [];
+    for (const [operationId, { grants }] of Object.entries(PERMISSIONS)) {
+      for (const grant of grants) {
+        for (const above of POSITIONS.slice(POSITIONS.indexOf(grant.position) + 1)) {
+          const senior = grants.find((g) => g.type === grant.type && g.position === above);
+          if (!senior || breadth.indexOf(senior.scope) < breadth.indexOf(grant.scope)) gaps.push(`${operationId}: ${grant.type} ${above} below ${grant.position}`);
+        }
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
+
   it('is the docs page, as generated (npm run generate writes it)', () => {
     expect(readFileSync(path.join(root, PERMISSIONS_PAGE), 'utf8')).toBe(permissionsPage(bundle));
   });

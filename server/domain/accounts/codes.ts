@@ -15,9 +15,12 @@ import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 export type CodeKind =
   | { table: 'password_reset_codes'; owner: 'client_id'; purpose: 'password-reset' }
   | { table: 'password_reset_codes'; owner: 'staff_id'; purpose: 'staff-password-reset' }
-  | { table: 'verification_codes'; owner: 'client_id'; purpose: `verify-${'email' | 'phone'}`; channel: 'email' | 'phone' };
+  | { table: 'verification_codes'; owner: 'client_id'; purpose: `verify-${'email' | 'phone'}`; channel: 'email' | 'phone' }
+  | { table: 'verification_codes'; owner: 'staff_id'; purpose: `staff-contact-${'email' | 'phone'}`; channel: 'email' | 'phone' };
 
 export const verificationCode = (channel: 'email' | 'phone'): CodeKind => ({ table: 'verification_codes', owner: 'client_id', purpose: `verify-${channel}`, channel });
+/** A new e-mail or phone number someone else set for a staff member, which waits for the member to confirm it. */
+export const staffContactCode = (channel: 'email' | 'phone'): CodeKind => ({ table: 'verification_codes', owner: 'staff_id', purpose: `staff-contact-${channel}`, channel });
 
 const channelOf = (kind: CodeKind) => (kind.table === 'verification_codes' ? kind.channel : undefined);
 
@@ -51,7 +54,8 @@ export async function issueCode(
     await retireCodes(scope, ownerId, kind, now);
     const hashed = { code_hash: hashCode(ctx.config.jwtSecret, kind.purpose, ownerId, code), expires_at: new Date(now.getTime() + CODE_TTL_MS) };
     if (kind.table === 'verification_codes') {
-      await scope.insertInto('verification_codes', { client_id: ownerId, channel: kind.channel, target: target!, ...hashed }).execute();
+      const owner = kind.owner === 'staff_id' ? { client_id: null, staff_id: ownerId } : { client_id: ownerId };
+      await scope.insertInto('verification_codes', { ...owner, channel: kind.channel, target: target!, ...hashed }).execute();
     } else {
       await scope.insertInto('password_reset_codes', { ...(kind.owner === 'staff_id' ? { staff_id: ownerId } : { client_id: ownerId }), ...hashed }).execute();
     }

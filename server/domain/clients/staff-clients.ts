@@ -24,7 +24,7 @@ import { toStaffClients, type StaffClient } from './staff-view.js';
  * lists and answers 404 by id, as an unknown id does.
  */
 
-type Reacher = Pick<StaffActor, 'staffId' | 'reach' | 'departmentId' | 'branchId'>;
+type Reacher = Pick<StaffActor, 'staffId' | 'tenantId' | 'reach' | 'departmentId' | 'branchId'>;
 type CreateBody = components['schemas']['StaffClientCreate'];
 type UpdateBody = components['schemas']['StaffClientUpdate'];
 type ListQuery = NonNullable<operations['listStaffClients']['parameters']['query']>;

@@ -52,6 +52,14 @@ export const MESSAGE_TEMPLATES = {
       + 'Ask for a new one with POST /staff/auth/password/request-reset.',
     sms: `{{shortName}}: you are its executive manager on Coverline. Your password set-up code is {{code}}. ${EXPIRES}`,
   }),
+  /** A new e-mail or phone number a manager set for another staff member: its owner confirms it with this code. */
+  staffContactChangeCode: code('staff-contact-change-code', {
+    subject: 'Confirm your new {{company}} staff contact',
+    text: '{{requestedBy}} asked to make this address the contact of your {{company}} staff account ({{username}}). '
+      + 'Your confirmation code is {{code}}: sign in and enter it (POST /staff/me/contact-changes/confirm). '
+      + `${EXPIRES} Nothing changes until you confirm; if you did not expect this, ignore it and tell your manager.`,
+    sms: `{{shortName}}: your staff phone confirmation code is {{code}}. Sign in and enter it to make this your phone. ${EXPIRES}`,
+  }),
   welcome: notice('welcome'),
   passwordChanged: notice('password-changed'),
   passwordReset: notice('password-reset'),

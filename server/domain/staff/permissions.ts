@@ -84,10 +84,10 @@ const companyWide = (positions: StaffPosition[], types: StaffType[] = ['NORMAL_S
   types.flatMap((type) => positions.map((position) => ({ type, position, scope: 'TENANT' as const })));
 /** Every staff member, agents included, reading what the company sells. */
 export const PRODUCT_READERS = companyWide([...POSITIONS], [...STAFF_TYPES]);
-/** Who keeps the company's product catalogue: executive managers and heads of department. */
-export const PRODUCT_KEEPERS = companyWide(['HEAD_OF_DEPARTMENT', 'EXECUTIVE_MANAGER']);
+/** Who keeps the company's product catalogue: heads of department and everyone above them (rights follow the hierarchy). */
+export const PRODUCT_KEEPERS = companyWide(['HEAD_OF_DEPARTMENT', 'BRANCH_MANAGER', 'EXECUTIVE_MANAGER']);
 
-const KEEPERS_REASON = 'Executive managers and heads of department (the underwriting and product heads) keep the product catalogue; officers, branch managers and agents sell what it holds and change none of it. Only an insurer or micro-insurer, and only its own products.';
+const KEEPERS_REASON = 'Heads of department (the underwriting and product heads) keep the product catalogue, and so do the branch and executive managers above them; officers and agents sell what it holds and change none of it. Only an insurer or micro-insurer, and only its own products.';
 
 /**
  * Who reads commission statements: every seller their own sales (agents and level officers), heads
@@ -104,6 +104,7 @@ export const PERMISSIONS: Record<string, Permission> = {
   changeStaffPassword: { grants: everyone(), reason: 'Anyone signed in may change their own password.' },
   getStaffProfile: { grants: everyone(), reason: 'Anyone signed in may read who they are.' },
   listStaffPermissions: { grants: everyone(), reason: 'Anyone signed in may read the table, so an app shows only what its user may do.' },
+  confirmStaffContactChange: { grants: everyone(), reason: 'Anyone signed in confirms the new e-mail or phone number a manager set for them, with the code sent to it: their own account only.' },
   quotePolicyForClient: { grants: SELLERS, reason: SELLING },
   createPolicyForClient: { grants: SELLERS, reason: SELLING },
   renewStaffPolicy: { grants: SELLERS, reason: SELLING },
@@ -164,7 +165,7 @@ export const PERMISSIONS: Record<string, Permission> = {
   updateStaffProduct: { grants: PRODUCT_KEEPERS, reason: KEEPERS_REASON },
   activateStaffProduct: { grants: PRODUCT_KEEPERS, reason: `${KEEPERS_REASON} Putting a product back on sale is the same decision as creating it.` },
   deactivateStaffProduct: { grants: PRODUCT_KEEPERS, reason: `${KEEPERS_REASON} Taking a product off sale stops new policies on it at once, so it is theirs too.` },
-  assignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Executive managers and heads of department of an insurer assign its own products to brokers and agents (a distribution agreement the product heads carry out); nobody else commits the company to a distributor.' },
+  assignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Heads of department of an insurer, and the branch and executive managers above them, assign its own products to brokers and agents (a distribution agreement the product heads carry out); nobody else commits the company to a distributor.' },
   unassignStaffProduct: { grants: PRODUCT_KEEPERS, reason: 'Withdrawing a product from a broker or agent ends a distribution agreement: the same people who assign it.' },
   createStaffClient: {
     grants: CLIENT_KEEPERS,

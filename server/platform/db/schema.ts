@@ -5,7 +5,7 @@ import type { ClientsTable, DeliveryAddressesTable } from './schema/clients.js';
 import type { ApiKeysTable, CompaniesTable } from './schema/companies.js';
 import type { DocumentsTable } from './schema/documents.js';
 import type { DirectDebitRunsTable, DirectDebitsTable, InvoiceItemsTable, InvoicesTable, PaymentEventsTable, TransactionStateChangesTable, TransactionsTable } from './schema/money.js';
-import type { BranchesTable, DepartmentsTable, StaffTable } from './schema/organisation.js';
+import type { BranchesTable, DepartmentsTable, ExecutiveManagerRestorationsTable, StaffTable } from './schema/organisation.js';
 import type { DomainEventsTable, IdempotencyKeysTable, JobsTable, OutboxTable, RateLimitBucketsTable, TenantSequencesTable } from './schema/platform.js';
 import type { CartItemsTable, PoliciesTable, PolicyAssetsTable, PolicyClosuresTable, PolicyRenewalRemindersTable, PolicyStateChangesTable } from './schema/policies.js';
 import type { ProductAssignmentsTable, ProductsTable } from './schema/products.js';
@@ -33,6 +33,7 @@ export interface Database {
   branches: BranchesTable;
   departments: DepartmentsTable;
   staff: StaffTable;
+  executive_manager_restorations: ExecutiveManagerRestorationsTable;
   api_keys: ApiKeysTable;
   clients: ClientsTable;
   revoked_tokens: RevokedTokensTable;
@@ -90,4 +91,4 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
-  | 'branches' | 'departments' | 'staff' | 'domain_events';
+  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'executive_manager_restorations';

@@ -25,6 +25,7 @@ import { inboxOrderIndexes } from './20261203_023_inbox_order_indexes.js';
 import { domainEvents } from './20261204_024_domain_events.js';
 import { messageDelivery } from './20261205_025_message_delivery.js';
 import { staffCounter } from './20261206_026_staff_counter.js';
+import { staffAdministration } from './20261207_027_staff_administration.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '20261204_024_domain_events': domainEvents,
   '20261205_025_message_delivery': messageDelivery,
   '20261206_026_staff_counter': staffCounter,
+  '20261207_027_staff_administration': staffAdministration,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -44,7 +44,11 @@ export interface NotificationsTable {
 export interface VerificationCodesTable {
   tenant_id: string;
   id: Generated<string>;
-  client_id: string;
+  /** The client or (with `staff_id`) the staff member the contact is for: exactly one. */
+  client_id: string | null;
+  staff_id: Optional<string>;
+  /** For a staff member's contact a manager set: who asked (the change waits for the member's confirmation). */
+  requested_by_staff_id: Optional<string>;
   channel: 'email' | 'phone';
   /** The email or phone number the code was sent to: verifying proves that one. */
   target: string;

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { CreatedAt, PlainDate, Schemas, Timestamp } from './columns.js';
+import type { CreatedAt, Optional, PlainDate, Schemas, Timestamp } from './columns.js';
 
 /** Staff members, branches and departments. */
 
@@ -55,6 +55,22 @@ export interface StaffTable {
   created_by_staff_id: string | null;
   /** Who last changed the row (null until a staff member does). */
   updated_by_staff_id: string | null;
+  /** Who deactivated the member and their position then (null while active): only someone at or above it activates them again. */
+  deactivated_by_staff_id: Optional<string>;
+  deactivated_by_position: Optional<StaffPosition>;
+  deactivated_at: Optional<Date>;
   created_at: CreatedAt;
   updated_at: Timestamp;
+}
+
+/** The platform operator's restorations of a company's executive manager, with the reason (for the company's audit). */
+export interface ExecutiveManagerRestorationsTable {
+  tenant_id: string;
+  id: Generated<string>;
+  staff_id: string;
+  reason: string;
+  /** The member as they were before: active or not, and their position. */
+  was_active: boolean;
+  was_position: StaffPosition;
+  created_at: CreatedAt;
 }
