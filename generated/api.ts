@@ -499,7 +499,9 @@ export interface paths {
          *     Who may call: heads of department over their department's clients, branch managers over their
          *     branch's, executive managers over the company's (the permission table). **Four eyes**: the
          *     staff member who recorded a payment for a client (`POST /staff/transactions`) may not approve it
-         *     themselves: 403 with code `OWN_PAYMENT`; another supervisor approves it.
+         *     themselves: 403 with code `OWN_PAYMENT`; another supervisor approves it. Nor may the staff
+         *     member who opened the paying client's account (they chose where its set-up code goes, or before
+         *     1.2 its password) or who last set its credentials: 403 with code `CREDENTIALS_SET_BY_APPROVER`.
          *
          *     Only a payment in `PENDING_APPROVAL` can be approved: mobile money and card payments are settled
          *     by the provider, and an approved, rejected or otherwise settled payment answers 409
@@ -1644,8 +1646,12 @@ export interface paths {
          * Open a client account
          * @description A staff member opens an INDIVIDUAL or CORPORATE client account, with the same fields and bounds
          *     as `POST /auth/signup` (contact persons for companies, an identification card for people), but
-         *     the `password` is optional: without one, the client is sent a code to set it with
-         *     `POST /auth/password/reset` (by email, else by SMS), after which it logs in as any client.
+         *     with no `password` (since 1.2: a body with one answers 400 naming `body.password`): staff never
+         *     choose a client's password. The client is sent a code (by email, else by SMS) to set its own
+         *     with `POST /auth/password/reset`, after which it logs in as any client.
+         *
+         *     Four eyes: whoever opens the account chose where that code goes, so they may never approve
+         *     that client's payments (403 `CREDENTIALS_SET_BY_APPROVER` on `POST /staff/transactions/{id}/approve`).
          *
          *     `createdBy` is the caller. `originatingStaffId`, the staff member credited with the client,
          *     defaults to the caller; naming another needs a reach that covers them (an agent always credits
@@ -8468,19 +8474,15 @@ export interface components {
         };
         /**
          * @description Fields of every client, individual or corporate, as signup and staff give them. An `email` or a
-         *     `phoneNumber` (or both) is required: either is then a login username. The `password` is
-         *     required at signup (`ClientSignUpBase`); staff opening an account may leave it for the client.
+         *     `phoneNumber` (or both) is required: either is then a login username. The `password` is given
+         *     at signup only (`ClientSignUpBase`): staff opening an account never choose it, the client sets it
+         *     with the code it is sent.
          */
         ClientFields: {
             /** @enum {string} */
             type: "INDIVIDUAL" | "CORPORATE";
             email?: components["schemas"]["Email"];
             phoneNumber?: components["schemas"]["PhoneNumber"];
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password?: string;
             /**
              * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
              * @example GH
@@ -8528,7 +8530,7 @@ export interface components {
         };
         /**
          * StaffIndividualClientCreate
-         * @description A person, opened by staff; as at signup, but the password is optional.
+         * @description A person, opened by staff; as at signup, but with no password (the client is sent a code and sets its own).
          */
         StaffIndividualClientCreate: {
             /** @constant */
@@ -8556,7 +8558,7 @@ export interface components {
         };
         /**
          * StaffCorporateClientCreate
-         * @description A company, opened by staff; as at signup, but the password is optional.
+         * @description A company, opened by staff; as at signup, but with no password (the client is sent a code and sets its own).
          */
         StaffCorporateClientCreate: {
             /** @constant */
@@ -8648,7 +8650,13 @@ export interface components {
          * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
          *     both) is required: either is then a login username.
          */
-        ClientSignUpBase: WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups" | "password">;
+        ClientSignUpBase: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+        } & WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups">;
         /**
          * IndividualSignUp
          * @description A person signing up.
@@ -10294,7 +10302,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -12056,7 +12064,8 @@ export interface operations {
             /**
              * @description The token is of the wrong kind (a client's), the caller's type and position may not approve
              *     payments (the permission table), or the caller recorded this payment themselves
-             *     (`OWN_PAYMENT`): another supervisor must approve it.
+             *     (`OWN_PAYMENT`) or opened the paying client's account or last set its credentials
+             *     (`CREDENTIALS_SET_BY_APPROVER`): another supervisor must approve it.
              */
             403: {
                 headers: {

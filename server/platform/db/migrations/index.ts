@@ -24,6 +24,7 @@ import { credentialNotices } from './20261203_022_credential_notices.js';
 import { inboxOrderIndexes } from './20261203_023_inbox_order_indexes.js';
 import { domainEvents } from './20261204_024_domain_events.js';
 import { messageDelivery } from './20261205_025_message_delivery.js';
+import { internalControls } from './20261206_026_internal_controls.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '20261203_023_inbox_order_indexes': inboxOrderIndexes,
   '20261204_024_domain_events': domainEvents,
   '20261205_025_message_delivery': messageDelivery,
+  '20261206_026_internal_controls': internalControls,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
