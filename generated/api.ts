@@ -634,7 +634,9 @@ export interface paths {
          *     three, with any supporting documents (the client's own, `POST /client/documents`). A claim can
          *     be reviewed any number of times while it is `ACTIVE` in stage `REVIEW` (409
          *     `CLAIM_NOT_IN_REVIEW` otherwise); the newest review that gives an amount is the one settlement
-         *     is held to. Once reviewed, the client can no longer withdraw the claim. Answers the claim, the
+         *     is held to. The adjusted amount is at most the sum insured (since 1.2; 422 `ABOVE_SUM_INSURED`,
+         *     naming it): of the claimed assets where the policy's assets carry their own sums insured, else
+         *     of the policy. Once reviewed, the client can no longer withdraw the claim. Answers the claim, the
          *     review in its `reviews` with who wrote it.
          *
          *     **Who may call:** normal staff only, not agents (an agent does not assess the claims of the
@@ -642,7 +644,8 @@ export interface paths {
          *     managers their branch's, executive managers the company's.
          *
          *     **Errors:** 400 for a body that breaks the schema (naming the field) or a document named twice;
-         *     404 for a claim out of reach or a document that is not the client's; 409 `CLAIM_NOT_IN_REVIEW`.
+         *     404 for a claim out of reach or a document that is not the client's; 409 `CLAIM_NOT_IN_REVIEW`;
+         *     422 `ABOVE_SUM_INSURED`.
          */
         post: operations["reviewClaim"];
         delete?: never;
@@ -721,6 +724,15 @@ export interface paths {
          *     422 `SETTLEMENT_EXCEEDS_ADJUSTED`, naming the limit. Amounts are in the claim's currency,
          *     computed in decimals to the cent.
          *
+         *     **Authority** (since 1.2). Nobody settles above the sum insured: of the claimed assets where
+         *     the policy's assets carry their own sums insured (a HOME policy's houses), else of the policy
+         *     (422 `ABOVE_SUM_INSURED`, naming it; a claim on cover with no sum insured, such as motor third
+         *     party, has no such cap). Nobody settles above their position's limit (403
+         *     `ABOVE_SETTLEMENT_AUTHORITY`, naming the limit), and above the four-eyes threshold the settler
+         *     is not the staff member whose review gave the adjusted amount (403 `SETTLER_IS_REVIEWER`). The
+         *     limits and threshold are the company's (`GET /staff/settlement-limits`), in its base currency;
+         *     a claim in another currency counts at its exchange rate.
+         *
          *     **Fields.** `penaltyValue` is required with `penaltyApplicable` (at most 100 for
          *     `PERCENTAGE`) and refused without it; `contributionAmount` is required when
          *     `contributionApplicable` is true and refused otherwise. `documents` are the client's own
@@ -764,6 +776,39 @@ export interface paths {
          *     branch's or company's clients.
          */
         post: operations["closeClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/settlement-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the claim settlement limits
+         * @description The company's claim settlement authority: the most a staff member of each position may settle
+         *     one claim for (`POST /staff/claims/{id}/settlements` above it answers 403
+         *     `ABOVE_SETTLEMENT_AUTHORITY`), and the four-eyes threshold above which the settler must not be
+         *     the staff member whose review gave the adjusted amount (403 `SETTLER_IS_REVIEWER`), each with
+         *     the platform's default beside it. Amounts are in the company's base currency. Any normal staff
+         *     member may read them.
+         */
+        get: operations["getSettlementLimits"];
+        /**
+         * Set the claim settlement limits
+         * @description An executive manager sets the company's own settlement limits by position and its four-eyes
+         *     threshold, each at most the platform's default (a lower figure is a stricter control; above the
+         *     default answers 422 `SETTLEMENT_LIMIT_ABOVE_DEFAULT`); `null` puts a figure back to the default,
+         *     and figures not sent stay as they are. Amounts are in the company's base currency. Answers the
+         *     authority now in force; settlements from then on are checked against it.
+         */
+        put: operations["setSettlementLimits"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7427,6 +7472,67 @@ export interface components {
             notes: string;
         };
         /**
+         * @description The company's claim settlement authority: how much a staff member of each position may settle
+         *     a claim for, and above what amount the settler must not be the staff member who reviewed it
+         *     (four eyes). Amounts are in the company's base `currency` (a claim in another currency counts at
+         *     its exchange rate). Each figure is the company's own where it set one (`PUT
+         *     /staff/settlement-limits`), never above the platform's default, which each entry also gives.
+         */
+        SettlementAuthority: {
+            /**
+             * @description The base currency the amounts are in.
+             * @example GHS
+             */
+            currency: string;
+            /** @description One entry per position, from level officer up. Agents never settle claims. */
+            limits: {
+                position: components["schemas"]["StaffPosition"];
+                /**
+                 * @description The most a staff member of this position may settle a claim for; null means no limit (0 means they settle none).
+                 * @example 50000
+                 */
+                limit: number | null;
+                /**
+                 * @description The platform's default for the position, the highest the company may set; null means no limit.
+                 * @example 50000
+                 */
+                defaultLimit: number | null;
+            }[];
+            /**
+             * @description Above this amount, the settler must not be the reviewer whose adjusted amount the settlement pays.
+             * @example 10000
+             */
+            fourEyesThreshold: number;
+            /**
+             * @description The platform's default threshold
+             * @example 10000
+             */
+            defaultFourEyesThreshold: number;
+            /**
+             * Format: date-time
+             * @description When the company last set its own figures; null while it has the defaults.
+             */
+            updatedAt: string | null;
+        };
+        /** @description The company's claim settlement authority. */
+        SettlementAuthorityResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["SettlementAuthority"];
+        };
+        /**
+         * @description The figures to set, each at most the platform's default (a lower limit or threshold is a
+         *     stricter control); `null` puts one back to the default. Figures not sent stay as they are.
+         */
+        SettlementAuthorityUpdate: {
+            /** @description Limits by position, in the base currency. */
+            limits?: {
+                LEVEL_OFFICER?: components["schemas"]["MoneyValue"] | null;
+                HEAD_OF_DEPARTMENT?: components["schemas"]["MoneyValue"] | null;
+                BRANCH_MANAGER?: components["schemas"]["MoneyValue"] | null;
+                EXECUTIVE_MANAGER?: components["schemas"]["MoneyValue"] | null;
+            };
+            fourEyesThreshold?: components["schemas"]["MoneyValue"] | null;
+        };
+        /**
          * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
          *     policy becomes `CANCELLED` from `effectiveDate`) or reject it (`REJECTED`: the policy stays as it
          *     was). A request can be changed or withdrawn only while it is `PENDING_REVIEW`.
@@ -12268,6 +12374,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The adjusted settlement amount is above the sum insured; `message` gives it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -12347,7 +12462,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
-            403: components["responses"]["Forbidden"];
+            /**
+             * @description The token is a client's, the caller's type and position may not settle claims, the amount is
+             *     above the caller's settlement limit (`ABOVE_SETTLEMENT_AUTHORITY`), or above the four-eyes
+             *     threshold and the caller reviewed the claim (`SETTLER_IS_REVIEWER`).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["StaffClaimNotFound"];
             /** @description The claim is not `ACTIVE` in `SETTLEMENT`. */
             409: {
@@ -12360,7 +12487,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The amount is over the adjusted settlement amount net of penalty and contribution; `message` gives the limit. */
+            /** @description The amount is over the adjusted settlement amount net of penalty and contribution, or over the sum insured; `message` gives the limit. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12415,6 +12542,68 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSettlementLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits and threshold in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementAuthorityResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setSettlementLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementAuthorityUpdate"];
+            };
+        };
+        responses: {
+            /** @description The limits and threshold now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementAuthorityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A figure is above the platform's default. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
