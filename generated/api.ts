@@ -7504,7 +7504,7 @@ export interface components {
              */
             fourEyesThreshold: number;
             /**
-             * @description The platform's default threshold
+             * @description The platform's default threshold, the highest the company may set.
              * @example 10000
              */
             defaultFourEyesThreshold: number;
