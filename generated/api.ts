@@ -7531,6 +7531,11 @@ export interface components {
                 EXECUTIVE_MANAGER?: components["schemas"]["MoneyValue"] | null;
             };
             fourEyesThreshold?: components["schemas"]["MoneyValue"] | null;
+            /**
+             * @description Why the figures change, kept with them (for the audit trail).
+             * @example Board resolution 2026-14 lowers claims authority
+             */
+            reason?: string;
         };
         /**
          * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the

@@ -95,7 +95,7 @@ export async function setSettlementAuthority(scope: TenantScope, staffId: string
       threshold = body.fourEyesThreshold === null ? null
         : withinDefault('body.fourEyesThreshold', body.fourEyesThreshold, DEFAULT_FOUR_EYES_THRESHOLD, 'four-eyes threshold', currency);
     }
-    const values = { limits: JSON.stringify(limits), four_eyes_threshold: threshold, updated_by_staff_id: staffId, updated_at: now };
+    const values = { limits: JSON.stringify(limits), four_eyes_threshold: threshold, reason: body.reason ?? null, updated_by_staff_id: staffId, updated_at: now };
     await tx.insertInto('settlement_controls', values).onConflict((oc) => oc.column('tenant_id').doUpdateSet(values)).execute();
     return settlementAuthority(tx);
   });

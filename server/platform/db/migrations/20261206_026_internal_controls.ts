@@ -14,6 +14,7 @@ const up = [
      tenant_id uuid primary key references companies(id),
      limits jsonb not null default '{}'::jsonb,
      four_eyes_threshold numeric(18,2) check (four_eyes_threshold >= 0),
+     reason text,
      updated_by_staff_id uuid references staff(id),
      updated_at timestamptz not null default now()
    )`,

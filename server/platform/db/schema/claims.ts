@@ -116,6 +116,8 @@ export interface SettlementControlsTable {
   tenant_id: string;
   limits: Json<Partial<Record<'LEVEL_OFFICER' | 'HEAD_OF_DEPARTMENT' | 'BRANCH_MANAGER' | 'EXECUTIVE_MANAGER', string | null>>>;
   four_eyes_threshold: NullableNumeric;
+  /** Why the figures last changed, as the executive manager gave it. */
+  reason: string | null;
   updated_by_staff_id: string | null;
   updated_at: Timestamp;
 }
