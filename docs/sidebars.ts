@@ -113,6 +113,7 @@ const docs: Item[] = [
   'errors',
   'messages',
   'scaling',
+  'changelog',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),
 ];

@@ -593,7 +593,9 @@ export interface paths {
          *     Who may call: heads of department over their department's clients, branch managers over their
          *     branch's, executive managers over the company's (the permission table). **Four eyes**: the
          *     staff member who recorded a payment for a client (`POST /staff/transactions`) may not approve it
-         *     themselves: 403 with code `OWN_PAYMENT`; another supervisor approves it.
+         *     themselves: 403 with code `OWN_PAYMENT`; another supervisor approves it. Nor may the staff
+         *     member who opened the paying client's account (they chose where its set-up code goes, or before
+         *     1.2 its password) or who last set its credentials: 403 with code `CREDENTIALS_SET_BY_APPROVER`.
          *
          *     Only a payment in `PENDING_APPROVAL` can be approved: mobile money and card payments are settled
          *     by the provider, and an approved, rejected or otherwise settled payment answers 409
@@ -726,7 +728,9 @@ export interface paths {
          *     three, with any supporting documents (the client's own, `POST /client/documents`). A claim can
          *     be reviewed any number of times while it is `ACTIVE` in stage `REVIEW` (409
          *     `CLAIM_NOT_IN_REVIEW` otherwise); the newest review that gives an amount is the one settlement
-         *     is held to. Once reviewed, the client can no longer withdraw the claim. Answers the claim, the
+         *     is held to. The adjusted amount is at most the sum insured (since 1.2; 422 `ABOVE_SUM_INSURED`,
+         *     naming it): of the claimed assets where the policy's assets carry their own sums insured, else
+         *     of the policy. Once reviewed, the client can no longer withdraw the claim. Answers the claim, the
          *     review in its `reviews` with who wrote it.
          *
          *     **Who may call:** normal staff only, not agents (an agent does not assess the claims of the
@@ -734,7 +738,8 @@ export interface paths {
          *     managers their branch's, executive managers the company's.
          *
          *     **Errors:** 400 for a body that breaks the schema (naming the field) or a document named twice;
-         *     404 for a claim out of reach or a document that is not the client's; 409 `CLAIM_NOT_IN_REVIEW`.
+         *     404 for a claim out of reach or a document that is not the client's; 409 `CLAIM_NOT_IN_REVIEW`;
+         *     422 `ABOVE_SUM_INSURED`.
          */
         post: operations["reviewClaim"];
         delete?: never;
@@ -813,6 +818,15 @@ export interface paths {
          *     422 `SETTLEMENT_EXCEEDS_ADJUSTED`, naming the limit. Amounts are in the claim's currency,
          *     computed in decimals to the cent.
          *
+         *     **Authority** (since 1.2). Nobody settles above the sum insured: of the claimed assets where
+         *     the policy's assets carry their own sums insured (a HOME policy's houses), else of the policy
+         *     (422 `ABOVE_SUM_INSURED`, naming it; a claim on cover with no sum insured, such as motor third
+         *     party, has no such cap). Nobody settles above their position's limit (403
+         *     `ABOVE_SETTLEMENT_AUTHORITY`, naming the limit), and above the four-eyes threshold the settler
+         *     is not the staff member whose review gave the adjusted amount (403 `SETTLER_IS_REVIEWER`). The
+         *     limits and threshold are the company's (`GET /staff/settlement-limits`), in its base currency;
+         *     a claim in another currency counts at its exchange rate.
+         *
          *     **Fields.** `penaltyValue` is required with `penaltyApplicable` (at most 100 for
          *     `PERCENTAGE`) and refused without it; `contributionAmount` is required when
          *     `contributionApplicable` is true and refused otherwise. `documents` are the client's own
@@ -856,6 +870,39 @@ export interface paths {
          *     branch's or company's clients.
          */
         post: operations["closeClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/settlement-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the claim settlement limits
+         * @description The company's claim settlement authority: the most a staff member of each position may settle
+         *     one claim for (`POST /staff/claims/{id}/settlements` above it answers 403
+         *     `ABOVE_SETTLEMENT_AUTHORITY`), and the four-eyes threshold above which the settler must not be
+         *     the staff member whose review gave the adjusted amount (403 `SETTLER_IS_REVIEWER`), each with
+         *     the platform's default beside it. Amounts are in the company's base currency. Any normal staff
+         *     member may read them.
+         */
+        get: operations["getSettlementLimits"];
+        /**
+         * Set the claim settlement limits
+         * @description An executive manager sets the company's own settlement limits by position and its four-eyes
+         *     threshold, each at most the platform's default (a lower figure is a stricter control; above the
+         *     default answers 422 `SETTLEMENT_LIMIT_ABOVE_DEFAULT`); `null` puts a figure back to the default,
+         *     and figures not sent stay as they are. Amounts are in the company's base currency. Answers the
+         *     authority now in force; settlements from then on are checked against it.
+         */
+        put: operations["setSettlementLimits"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1806,8 +1853,12 @@ export interface paths {
          * Open a client account
          * @description A staff member opens an INDIVIDUAL or CORPORATE client account, with the same fields and bounds
          *     as `POST /auth/signup` (contact persons for companies, an identification card for people), but
-         *     the `password` is optional: without one, the client is sent a code to set it with
-         *     `POST /auth/password/reset` (by email, else by SMS), after which it logs in as any client.
+         *     with no `password` (since 1.2: a body with one answers 400 naming `body.password`): staff never
+         *     choose a client's password. The client is sent a code (by email, else by SMS) to set its own
+         *     with `POST /auth/password/reset`, after which it logs in as any client.
+         *
+         *     Four eyes: whoever opens the account chose where that code goes, so they may never approve
+         *     that client's payments (403 `CREDENTIALS_SET_BY_APPROVER` on `POST /staff/transactions/{id}/approve`).
          *
          *     `createdBy` is the caller. `originatingStaffId`, the staff member credited with the client,
          *     defaults to the caller; naming another needs a reach that covers them (an agent always credits
@@ -8037,6 +8088,72 @@ export interface components {
             notes: string;
         };
         /**
+         * @description The company's claim settlement authority: how much a staff member of each position may settle
+         *     a claim for, and above what amount the settler must not be the staff member who reviewed it
+         *     (four eyes). Amounts are in the company's base `currency` (a claim in another currency counts at
+         *     its exchange rate). Each figure is the company's own where it set one (`PUT
+         *     /staff/settlement-limits`), never above the platform's default, which each entry also gives.
+         */
+        SettlementAuthority: {
+            /**
+             * @description The base currency the amounts are in.
+             * @example GHS
+             */
+            currency: string;
+            /** @description One entry per position, from level officer up. Agents never settle claims. */
+            limits: {
+                position: components["schemas"]["StaffPosition"];
+                /**
+                 * @description The most a staff member of this position may settle a claim for; null means no limit (0 means they settle none).
+                 * @example 50000
+                 */
+                limit: number | null;
+                /**
+                 * @description The platform's default for the position, the highest the company may set; null means no limit.
+                 * @example 50000
+                 */
+                defaultLimit: number | null;
+            }[];
+            /**
+             * @description Above this amount, the settler must not be the reviewer whose adjusted amount the settlement pays.
+             * @example 10000
+             */
+            fourEyesThreshold: number;
+            /**
+             * @description The platform's default threshold, the highest the company may set.
+             * @example 10000
+             */
+            defaultFourEyesThreshold: number;
+            /**
+             * Format: date-time
+             * @description When the company last set its own figures; null while it has the defaults.
+             */
+            updatedAt: string | null;
+        };
+        /** @description The company's claim settlement authority. */
+        SettlementAuthorityResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["SettlementAuthority"];
+        };
+        /**
+         * @description The figures to set, each at most the platform's default (a lower limit or threshold is a
+         *     stricter control); `null` puts one back to the default. Figures not sent stay as they are.
+         */
+        SettlementAuthorityUpdate: {
+            /** @description Limits by position, in the base currency. */
+            limits?: {
+                LEVEL_OFFICER?: components["schemas"]["MoneyValue"] | null;
+                HEAD_OF_DEPARTMENT?: components["schemas"]["MoneyValue"] | null;
+                BRANCH_MANAGER?: components["schemas"]["MoneyValue"] | null;
+                EXECUTIVE_MANAGER?: components["schemas"]["MoneyValue"] | null;
+            };
+            fourEyesThreshold?: components["schemas"]["MoneyValue"] | null;
+            /**
+             * @description Why the figures change, kept with them (for the audit trail).
+             * @example Board resolution 2026-14 lowers claims authority
+             */
+            reason?: string;
+        };
+        /**
          * @description Where a closure request is. A new request is `PENDING_REVIEW`; staff approve it (`APPROVED`: the
          *     policy becomes `CANCELLED` from `effectiveDate`) or reject it (`REJECTED`: the policy stays as it
          *     was). A request can be changed or withdrawn only while it is `PENDING_REVIEW`.
@@ -9101,19 +9218,15 @@ export interface components {
         };
         /**
          * @description Fields of every client, individual or corporate, as signup and staff give them. An `email` or a
-         *     `phoneNumber` (or both) is required: either is then a login username. The `password` is
-         *     required at signup (`ClientSignUpBase`); staff opening an account may leave it for the client.
+         *     `phoneNumber` (or both) is required: either is then a login username. The `password` is given
+         *     at signup only (`ClientSignUpBase`): staff opening an account never choose it, the client sets it
+         *     with the code it is sent.
          */
         ClientFields: {
             /** @enum {string} */
             type: "INDIVIDUAL" | "CORPORATE";
             email?: components["schemas"]["Email"];
             phoneNumber?: components["schemas"]["PhoneNumber"];
-            /**
-             * Format: password
-             * @example s3cure-Pass
-             */
-            password?: string;
             /**
              * @description ISO 3166-1 alpha-2 code of a country in `GET /countries`.
              * @example GH
@@ -9161,7 +9274,7 @@ export interface components {
         };
         /**
          * StaffIndividualClientCreate
-         * @description A person, opened by staff; as at signup, but the password is optional.
+         * @description A person, opened by staff; as at signup, but with no password (the client is sent a code and sets its own).
          */
         StaffIndividualClientCreate: {
             /** @constant */
@@ -9189,7 +9302,7 @@ export interface components {
         };
         /**
          * StaffCorporateClientCreate
-         * @description A company, opened by staff; as at signup, but the password is optional.
+         * @description A company, opened by staff; as at signup, but with no password (the client is sent a code and sets its own).
          */
         StaffCorporateClientCreate: {
             /** @constant */
@@ -9666,7 +9779,13 @@ export interface components {
          * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
          *     both) is required: either is then a login username.
          */
-        ClientSignUpBase: WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups" | "password">;
+        ClientSignUpBase: {
+            /**
+             * Format: password
+             * @example s3cure-Pass
+             */
+            password: string;
+        } & WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups">;
         /**
          * IndividualSignUp
          * @description A person signing up.
@@ -10931,7 +11050,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -12943,7 +13062,8 @@ export interface operations {
             /**
              * @description The token is of the wrong kind (a client's), the caller's type and position may not approve
              *     payments (the permission table), or the caller recorded this payment themselves
-             *     (`OWN_PAYMENT`): another supervisor must approve it.
+             *     (`OWN_PAYMENT`) or opened the paying client's account or last set its credentials
+             *     (`CREDENTIALS_SET_BY_APPROVER`): another supervisor must approve it.
              */
             403: {
                 headers: {
@@ -13146,6 +13266,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The adjusted settlement amount is above the sum insured; `message` gives it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -13225,7 +13354,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
-            403: components["responses"]["Forbidden"];
+            /**
+             * @description The token is a client's, the caller's type and position may not settle claims, the amount is
+             *     above the caller's settlement limit (`ABOVE_SETTLEMENT_AUTHORITY`), or above the four-eyes
+             *     threshold and the caller reviewed the claim (`SETTLER_IS_REVIEWER`).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["StaffClaimNotFound"];
             /** @description The claim is not `ACTIVE` in `SETTLEMENT`. */
             409: {
@@ -13238,7 +13379,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The amount is over the adjusted settlement amount net of penalty and contribution; `message` gives the limit. */
+            /** @description The amount is over the adjusted settlement amount net of penalty and contribution, or over the sum insured; `message` gives the limit. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13293,6 +13434,68 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSettlementLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits and threshold in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementAuthorityResponse"];
+                };
+            };
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setSettlementLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementAuthorityUpdate"];
+            };
+        };
+        responses: {
+            /** @description The limits and threshold now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementAuthorityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A figure is above the platform's default. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

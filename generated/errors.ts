@@ -2,6 +2,8 @@
 
 /** The catalogue: each error code's HTTP statuses, what it means and what the caller should do. */
 export const ERROR_CATALOGUE = {
+  ABOVE_SETTLEMENT_AUTHORITY: {"status":[403],"meaning":"The settlement is above the settlement limit of the caller's position (the company's limit, within the default of GET /staff/settlement-limits).","action":"Ask a staff member whose limit covers the amount to settle it."},
+  ABOVE_SUM_INSURED: {"status":[422],"meaning":"A review's adjusted settlement amount or a settlement is above the sum insured of the claimed assets, or of the policy when the claim names none or its type has one sum insured.","action":"Assess or settle at most the sum insured the message gives."},
   ACCOUNT_DISABLED: {"status":[401],"meaning":"The client's account is deactivated.","action":"Contact support to have the account reactivated."},
   ACCOUNT_NOT_FOUND: {"status":[401],"meaning":"No account matches the Firebase user.","action":"Sign up first."},
   ALREADY_ASSIGNED: {"status":[409],"meaning":"The product is assigned to that company already.","action":"Nothing to do."},
@@ -27,6 +29,7 @@ export const ERROR_CATALOGUE = {
   CLIENT_INACTIVE: {"status":[409],"meaning":"The client is deactivated, so nothing is sold to them.","action":"Reactivate the client first."},
   CLOSURE_PENDING: {"status":[409],"meaning":"The policy already has a closure request under review.","action":"Change or withdraw that request instead."},
   CLOSURE_REVIEWED: {"status":[409],"meaning":"The closure request is no longer pending review, so it cannot be changed or withdrawn.","action":"Read the request's status."},
+  CREDENTIALS_SET_BY_APPROVER: {"status":[403],"meaning":"A supervisor tried to approve a payment of a client whose account they opened (they chose the e-mail or phone its set-up code goes to, or before 1.2 its password) or whose credentials they last set (four eyes).","action":"Ask another supervisor to approve it."},
   DB_NAME_TAKEN: {"status":[409],"meaning":"Another company has this database name.","action":"Choose another database name."},
   DEPARTMENT_IN_USE: {"status":[409],"meaning":"The department still has staff members.","action":"Move its staff members first."},
   DEPARTMENT_NAME_TAKEN: {"status":[409],"meaning":"Another department of the branch has this name.","action":"Choose another name."},
@@ -102,6 +105,8 @@ export const ERROR_CATALOGUE = {
   SELF_ASSIGNMENT: {"status":[409],"meaning":"A product cannot be assigned to the company that owns it.","action":"Assign it to another company."},
   SERVICE_UNAVAILABLE: {"status":[503],"meaning":"The database is unavailable or its connection was lost; nothing was saved.","action":"Retry after the Retry-After seconds, with the same Idempotency-Key where the operation takes one."},
   SETTLEMENT_EXCEEDS_ADJUSTED: {"status":[422],"meaning":"The settlement amount exceeds what is left of the adjusted amount.","action":"Settle at most the amount the message gives."},
+  SETTLEMENT_LIMIT_ABOVE_DEFAULT: {"status":[422],"meaning":"A company's settlement limit or four-eyes threshold was set above the platform's default for it.","action":"Set at most the default the message gives."},
+  SETTLER_IS_REVIEWER: {"status":[403],"meaning":"The settlement is above the company's four-eyes threshold and the caller wrote the review whose adjusted amount it pays (four eyes).","action":"Ask another supervisor, whose limit covers the amount, to settle it."},
   SIGNATURE_EXPIRED: {"status":[401],"meaning":"The webhook's signature timestamp is too far from the server's time.","action":"Sign each delivery when it is sent; check the sender's clock."},
   STAFF_NO_TAKEN: {"status":[409],"meaning":"Another staff member already has this staff number.","action":"Choose another staff number."},
   START_DATE_AHEAD: {"status":[409],"meaning":"The policy starts later, so it cannot be made ACTIVE now.","action":"Move it to INACTIVE; it becomes ACTIVE on its start date."},

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PERMISSIONS, POSITIONS, PREMIUM_LATITUDE, type Grant } from '../server/domain/staff/permissions.js';
+import { DEFAULT_FOUR_EYES_THRESHOLD, DEFAULT_SETTLEMENT_LIMITS } from '../server/domain/staff/settlement-authority.js';
 
 export const PERMISSIONS_PAGE = 'docs/docs/staff-permissions.md';
 
@@ -26,6 +27,10 @@ function latitudeCell(byPosition: Record<string, number>): string {
   const figures = new Set(Object.values(byPosition));
   return figures.size === 1 ? `${[...figures][0]}%` : POSITIONS.map((position) => `${position}: ${byPosition[position]}%`).join('<br/>');
 }
+
+/** A default limit: none, no limit, or the amount with thousands grouped. */
+const authorityCell = (limit: { isZero(): boolean; toNumber(): number } | null) =>
+  (limit === null ? 'no limit' : limit.isZero() ? 'none (0)' : limit.toNumber().toLocaleString('en-US'));
 
 const staffCell = (grants: Grant[], position: string) => {
   const grant = grants.find((g) => g.type === 'NORMAL_STAFF' && g.position === position);
@@ -103,6 +108,26 @@ seniority; agents sell at the rated price.
 | ${COLUMNS.join(' | ')} |
 |${COLUMNS.map(() => '---').join('|')}|
 | ${[latitudeCell(PREMIUM_LATITUDE.AGENT), ...POSITIONS.map((position) => `${PREMIUM_LATITUDE.NORMAL_STAFF[position]}%`)].join(' | ')} |
+
+## Claim settlement authority
+
+Who may settle a claim at all is the table above (heads of department and above); how much is
+this. A settlement (\`POST /staff/claims/{id}/settlements\`) above the settler's limit answers
+**403** \`ABOVE_SETTLEMENT_AUTHORITY\`; above the four-eyes threshold, the staff member whose review
+gave the adjusted amount may not settle it themselves (**403** \`SETTLER_IS_REVIEWER\`). Whatever
+the limit, nobody assesses or settles above the sum insured (of the claimed assets where the
+policy's assets carry their own, else of the policy): **422** \`ABOVE_SUM_INSURED\`. Amounts are in
+the company's base currency (a claim in another currency counts at its exchange rate).
+
+These are the defaults. A company's executive managers may set lower figures of their own with
+\`PUT /staff/settlement-limits\` (never higher: **422** \`SETTLEMENT_LIMIT_ABOVE_DEFAULT\`);
+\`GET /staff/settlement-limits\` answers the figures in force. An officer assesses but settles
+nothing; a head of department settles their department's routine claims, a branch manager the
+larger ones of the branch, executive managers any (within the sum insured and four eyes).
+
+| ${[...COLUMNS, 'Four-eyes threshold'].join(' | ')} |
+|${[...COLUMNS, ''].map(() => '---').join('|')}|
+| — | ${POSITIONS.map((position) => authorityCell(DEFAULT_SETTLEMENT_LIMITS[position])).join(' | ')} | above ${authorityCell(DEFAULT_FOUR_EYES_THRESHOLD)} |
 `;
 }
 

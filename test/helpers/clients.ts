@@ -86,6 +86,21 @@ export async function codeSentTo(h: Harness, recipient: string, template = 'pass
   return /code is (\d{6})/.exec(message!.body)![1];
 }
 
+/** A body for staff's `POST /staff/clients`: a sign-up body without its password (since 1.2 staff never choose one). */
+export function staffClientBody<B extends Record<string, unknown>>({ password: _password, ...body }: B): Omit<B, 'password'> {
+  return body;
+}
+
+/** A client opened by staff sets its own password with the set-up code it was sent (by e-mail, else SMS); answers the password. */
+export async function setOwnPassword(h: Harness, username: string, password = 'Own-Client-Pass-1', apiKey?: string) {
+  const message = await h.db.selectFrom('outbox').select('body').where('recipient', '=', username).where('template', '=', 'set-password-code')
+    .orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
+  const resetCode = /code is (\d{6})/.exec(message.body)![1];
+  const res = await h.call({ method: 'POST', url: '/api/v1/auth/password/reset', apiKey, payload: { username, resetCode, password, passwordConfirm: password } });
+  if (res.statusCode !== 200) throw new Error(`password not set: ${res.statusCode} ${res.body}`);
+  return password;
+}
+
 /** The client buys a home policy (one house) of the tenant's ONLINE home product, starting in `startDays`: PROCESSING, with its invoice. */
 export async function buyHomePolicy(h: Harness, token: string, productId: string, startDays = 10) {
   const res = await h.call({

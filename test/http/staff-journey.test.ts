@@ -1,6 +1,6 @@
 import { DEFAULT_SANDBOX_OPERATOR_KEY } from '../../server/platform/config.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { individualBody, plusDays } from '../helpers/clients.js';
+import { individualBody, plusDays, setOwnPassword, staffClientBody } from '../helpers/clients.js';
 
 /**
  * The staff side end to end, through the API alone: the platform operator creates an insurer and a
@@ -89,7 +89,7 @@ it('an operator-made broker sells an insurer\'s OFFLINE product through its agen
   expect(seen.json().data).toMatchObject({ distribution: 'OFFLINE', insurer: { id: insurer.id } });
 
   // 4. The agent opens a client and sells that client the OFFLINE product.
-  const clientBody = individualBody({ password: 'Client-Pass-2026' });
+  const clientBody = staffClientBody(individualBody());
   const opened = await call(agent, 'POST', '/staff/clients', clientBody);
   expect(opened.statusCode).toBe(201);
   const clientId = opened.json().data.id;
@@ -108,6 +108,8 @@ it('an operator-made broker sells an insurer\'s OFFLINE product through its agen
   });
 
   // 5. The client logs in with the broker's key and sees the policy, credited to the agent.
+  // The client sets its own password with the code it was sent (staff never choose one).
+  await setOwnPassword(h, clientBody.email, 'Client-Pass-2026', broker.key);
   const login = await call({ apiKey: broker.key }, 'POST', '/auth/login', { username: clientBody.email, password: 'Client-Pass-2026' });
   expect(login.statusCode).toBe(200);
   const client = { apiKey: broker.key, token: login.json().data.accessToken as string };

@@ -8,7 +8,7 @@ describe('system', () => {
   it('answers health without credentials', async () => {
     const res = await h.call({ method: 'GET', url: '/api/v1/health', apiKey: null });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok', version: '1.1' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', version: '1.2' });
   });
 
   it('serves the bundled contract', async () => {
@@ -16,7 +16,7 @@ describe('system', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.1');
+    expect(doc.info.version).toBe('1.2');
     expect(doc.servers.map((s: { description: string }) => s.description)).toEqual(['sandbox', 'production']);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(['apiKey', 'bearerAuth']));
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Api-Key' });

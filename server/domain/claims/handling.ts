@@ -12,6 +12,7 @@ import { CLAIM_STAGES, moveClaim, type ClaimState } from '../states/claim.js';
 import type { StateActor } from '../states/policy.js';
 import { claimColumns, companyClaims, toClaims, type Claim, type ClaimRow } from './view.js';
 import { notifyClient } from '../accounts/notify.js';
+import { assertSettlementAuthority, assertWithinSumInsured } from './authority.js';
 
 type ReviewBody = components['schemas']['ClaimReviewCreate'];
 type StageMove = components['schemas']['ClaimStageMove'];
@@ -53,12 +54,13 @@ async function handleClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: 
 
 const money = (value: Decimal.Value) => toCents(value).toFixed(2);
 
-/** The adjusted settlement amount of the newest review that gives one, or null. */
-async function adjustedAmount(scope: TenantScope, claimId: string): Promise<Decimal | null> {
-  const review = await scope.selectFrom('claim_reviews').select('adjusted_settlement_amount')
+/** The newest review that gives an adjusted settlement amount: the amount and who reviewed; or null. */
+async function adjustedReview(scope: TenantScope, claimId: string): Promise<{ amount: Decimal; reviewerId: string | null } | null> {
+  const review = await scope.selectFrom('claim_reviews').select(['adjusted_settlement_amount', 'created_by_staff_id'])
     .where('claim_id', '=', claimId).where('adjusted_settlement_amount', 'is not', null)
     .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return review?.adjusted_settlement_amount == null ? null : new Decimal(review.adjusted_settlement_amount);
+  return review?.adjusted_settlement_amount == null ? null
+    : { amount: new Decimal(review.adjusted_settlement_amount), reviewerId: review.created_by_staff_id };
 }
 
 const noAdjustedAmount = (claim: ClaimState) => conflict(
@@ -69,6 +71,9 @@ export function reviewClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor:
   return handleClaim(ctx, actor, id, async (scope, row, claim, _by, now) => {
     if (claim.status !== 'ACTIVE' || claim.stage !== 'REVIEW') {
       throw conflict(`Claim ${claim.claimNo} is ${claim.status} in ${claim.stage}; a claim is reviewed only while ACTIVE in REVIEW`, 'CLAIM_NOT_IN_REVIEW');
+    }
+    if (body.adjustedSettlementAmount !== undefined) {
+      await assertWithinSumInsured(scope, row, toCents(body.adjustedSettlementAmount), 'body.adjustedSettlementAmount');
     }
     const documentIds = body.documents ?? [];
     await checkOwnDocuments(scope, row.client_id, documentIds, 'body.documents');
@@ -91,7 +96,7 @@ export function reviewClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor:
 export function moveClaimStage(ctx: HandlerContext, actor: StaffActor, id: string, { stage, notes }: StageMove): Promise<Claim> {
   return handleClaim(ctx, actor, id, async (scope, row, claim, by, now) => {
     if (claim.status !== 'ACTIVE') throw conflict(`Claim ${claim.claimNo} is ${claim.status}; a closed claim does not move`, 'CLAIM_CLOSED');
-    if (stage === 'SETTLEMENT' && canTransition(CLAIM_STAGES, claim.stage, stage, by.by) && !(await adjustedAmount(scope, claim.id))) {
+    if (stage === 'SETTLEMENT' && canTransition(CLAIM_STAGES, claim.stage, stage, by.by) && !(await adjustedReview(scope, claim.id))) {
       throw noAdjustedAmount(claim);
     }
     const moved = await moveClaim(scope, claim, { field: 'stage', to: stage }, by, now, notes);
@@ -140,7 +145,7 @@ function checkSettlementFields(body: SettlementBody) {
 
 /**
  * Settles a claim ACTIVE in SETTLEMENT: the settlement (within the limit, else 422
- * SETTLEMENT_EXCEEDS_ADJUSTED), SETTLEMENT -> SETTLED, ACTIVE -> CLOSED and the client's
+ * SETTLEMENT_EXCEEDS_ADJUSTED; within the sum insured and the settler's authority, `authority.ts`), SETTLEMENT -> SETTLED, ACTIVE -> CLOSED and the client's
  * notification, in one transaction.
  */
 export function settleClaim(ctx: HandlerContext, actor: StaffActor, id: string, body: SettlementBody): Promise<Claim> {
@@ -150,13 +155,15 @@ export function settleClaim(ctx: HandlerContext, actor: StaffActor, id: string, 
       throw conflict(`Claim ${claim.claimNo} is ${claim.status} in ${claim.stage}; a claim is settled only while ACTIVE in SETTLEMENT`,
         'CLAIM_NOT_IN_SETTLEMENT');
     }
-    const adjusted = await adjustedAmount(scope, claim.id);
-    if (!adjusted) throw noAdjustedAmount(claim);
-    const { limit, explained } = settlementLimit(adjusted, body);
+    const review = await adjustedReview(scope, claim.id);
+    if (!review) throw noAdjustedAmount(claim);
+    const { limit, explained } = settlementLimit(review.amount, body);
     const amount = toCents(body.amount);
     if (amount.greaterThan(limit)) {
       throw new ApiError(422, 'SETTLEMENT_EXCEEDS_ADJUSTED', `body.amount ${money(amount)} exceeds ${money(Decimal.max(limit, 0))}, ${explained}`);
     }
+    await assertWithinSumInsured(scope, row, amount, 'body.amount');
+    await assertSettlementAuthority(scope, actor, row, amount, review.reviewerId);
     const documentIds = body.documents ?? [];
     await checkOwnDocuments(scope, row.client_id, documentIds, 'body.documents');
     await scope.insertInto('claim_settlements', {

@@ -13,7 +13,7 @@ import { notifyClient } from '../accounts/notify.js';
 type SignUpRequest = components['schemas']['SignUpRequest'];
 type WithoutPassword<B> = B extends unknown ? Omit<B, 'password'> & { password?: string } : never;
 
-/** A new client's fields: a sign-up body, whose password staff opening the account may leave for the client to set. */
+/** A new client's fields: a sign-up body, or staff's, without a password (the client sets it with the code it is sent). */
 export type NewClient = WithoutPassword<SignUpRequest>;
 
 /** Who opened an account (the client itself, or staff: its createdBy) and the staff member it is credited to, if any. */
@@ -28,6 +28,8 @@ function newClientRow({ password: _password, ...fields }: NewClient, passwordHas
     ...allClientColumns(fields),
     password_hash: passwordHash,
     created_by_staff_id: origin.createdBy.by === 'staff' ? origin.createdBy.id : null,
+    // Whoever opens an account for a client chose where its set-up code goes: a way into it.
+    credentials_set_by_staff_id: origin.createdBy.by === 'staff' ? origin.createdBy.id : null,
     originating_staff_id: origin.originatingStaffId ?? null,
   } as NewClientRow;
 }

@@ -65,9 +65,11 @@ async function viewOf(ctx: Pick<HandlerContext, 'clock'>, scope: TenantScope, ro
 }
 
 /**
- * A staff member opens a client account (as at signup, the password optional): created by the
- * caller, credited to `originatingStaffId` or the caller. Without a password the client is sent a
- * code to set one with the password reset call, in the same transaction as the account.
+ * A staff member opens a client account (as at signup, with no password: staff never choose one):
+ * created by the caller, credited to `originatingStaffId` or the caller. The client is sent a code
+ * to set its password with the password reset call, in the same transaction as the account; the
+ * caller is recorded as having chosen a way into it (`credentials_set_by_staff_id`), so they never
+ * approve its payments.
  */
 export async function createClientByStaff(ctx: HandlerContext, actor: Reacher, body: CreateBody): Promise<StaffClient> {
   const { originatingStaffId, ...fields } = body;
@@ -75,7 +77,7 @@ export async function createClientByStaff(ctx: HandlerContext, actor: Reacher, b
     const inTransaction = { ...ctx, scope };
     const originator = await creditableStaff(scope, actor, originatingStaffId ?? actor.staffId);
     const row = await createClient(inTransaction, fields, { createdBy: { by: 'staff', id: actor.staffId }, originatingStaffId: originator });
-    if (fields.password === undefined) await sendSetPasswordCode(inTransaction, row);
+    await sendSetPasswordCode(inTransaction, row);
     return viewOf(ctx, scope, row);
   });
 }

@@ -6,7 +6,7 @@ import { clientInReach } from '../staff/reach.js';
 import { assertTransition } from '../states/machine.js';
 import { TRANSACTION_STATES } from '../states/transaction.js';
 import { settlePayment } from './payments.js';
-import { assertNotOwnPayment } from './payment-rules.js';
+import { assertNotCredentialSetter, assertNotOwnPayment } from './payment-rules.js';
 import { toTransactions, transactionColumns, transactionQuery, type Transaction } from './transaction-view.js';
 
 export type TransactionApproval = components['schemas']['TransactionApproval'];
@@ -31,7 +31,8 @@ export type PaymentDecision = { to: 'APPROVED'; notes: string | null } | { to: '
  * (cash, cheque, bank transfer in PENDING_APPROVAL), through the one path that settles payments
  * (`settlePayment`: the machine's edge, the invoice's lock, the receipt, the paid policies, the
  * client's notification), then records who decided, when and why, all in one DB transaction.
- * The staff member who recorded the payment may not approve it (four eyes: 403 OWN_PAYMENT).
+ * The staff member who recorded the payment may not approve it (four eyes: 403 OWN_PAYMENT), nor
+ * the one who opened the client's account or last set its credentials (403 CREDENTIALS_SET_BY_APPROVER).
  * Any other state, a provider's payment or one already settled (a racing decision that lost
  * included), is the machine's 409.
  */
@@ -39,10 +40,13 @@ export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: 
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     const payment = await paymentsInReach(scope, actor)
-      .select(['transactions.id', 'transactions.transaction_no', 'transactions.status', 'transactions.created_by_staff_id'])
+      .select(['transactions.id', 'transactions.transaction_no', 'transactions.status', 'transactions.created_by_staff_id', 'transactions.client_id'])
       .where('transactions.id', '=', id).executeTakeFirst();
     if (!payment) throw notFound('Transaction');
     assertNotOwnPayment(payment, decision.to, actor.staffId);
+    const client = await scope.selectFrom('clients').select(['created_by_staff_id', 'credentials_set_by_staff_id'])
+      .where('id', '=', payment.client_id).executeTakeFirstOrThrow();
+    assertNotCredentialSetter(payment, client, decision.to, actor.staffId);
     const what = `Transaction ${payment.transaction_no}`;
     // Refused before any lock is taken when the state read already forbids it.
     assertTransition(TRANSACTION_STATES, what, payment.status, decision.to, 'staff');

@@ -132,6 +132,8 @@ export const PERMISSIONS: Record<string, Permission> = {
   moveClaimStage: { grants: CLIENT_SUPERVISORS, reason: 'Deciding to pay or decline a claim is not the reviewer\'s alone: heads of department and above move it to settlement or repudiation.' },
   settleClaim: { grants: CLIENT_SUPERVISORS, reason: 'Paying a claim out commits the company\'s money: heads of department and above record the settlement, within the reviewed amount.' },
   closeClaim: { grants: CLIENT_SUPERVISORS, reason: 'Closing a decided claim is for whoever decides claims: heads of department and above.' },
+  getSettlementLimits: { grants: companyWide([...POSITIONS]), reason: 'Every normal staff member may read how much each position may settle a claim for, and the four-eyes threshold (agents do not handle claims).' },
+  setSettlementLimits: { grants: EXECUTIVES_ONLY, reason: 'Delegating the company\'s claims authority is a decision for the whole company: only its executive managers set the limits, and never above the defaults.' },
 
   // The staff member's own inbox.
   listStaffNotifications: { grants: everyone(), reason: 'Anyone signed in reads their own notifications, and nobody else\'s.' },

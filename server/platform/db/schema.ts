@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { NotificationsTable, PasswordResetCodesTable, RevokedTokensTable, VerificationCodesTable } from './schema/accounts.js';
-import type { ClaimAssetsTable, ClaimDocumentsTable, ClaimReviewsTable, ClaimSettlementsTable, ClaimStateChangesTable, ClaimThirdPartyLossesTable, ClaimsTable } from './schema/claims.js';
+import type { ClaimAssetsTable, ClaimDocumentsTable, ClaimReviewsTable, ClaimSettlementsTable, ClaimStateChangesTable, ClaimThirdPartyLossesTable, ClaimsTable, SettlementControlsTable } from './schema/claims.js';
 import type { ClientsTable, DeliveryAddressesTable } from './schema/clients.js';
 import type { ApiKeysTable, CompaniesTable } from './schema/companies.js';
 import type { DocumentsTable } from './schema/documents.js';
@@ -75,6 +75,7 @@ export interface Database {
   claim_reviews: ClaimReviewsTable;
   claim_settlements: ClaimSettlementsTable;
   claim_state_changes: ClaimStateChangesTable;
+  settlement_controls: SettlementControlsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -91,4 +92,4 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
-  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'executive_manager_restorations';
+  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'executive_manager_restorations' | 'settlement_controls';

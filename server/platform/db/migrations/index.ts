@@ -26,6 +26,7 @@ import { domainEvents } from './20261204_024_domain_events.js';
 import { messageDelivery } from './20261205_025_message_delivery.js';
 import { staffCounter } from './20261206_026_staff_counter.js';
 import { staffAdministration } from './20261207_027_staff_administration.js';
+import { internalControls } from './20261208_028_internal_controls.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '20261205_025_message_delivery': messageDelivery,
   '20261206_026_staff_counter': staffCounter,
   '20261207_027_staff_administration': staffAdministration,
+  '20261208_028_internal_controls': internalControls,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

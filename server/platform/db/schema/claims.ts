@@ -110,3 +110,14 @@ export interface ClaimStateChangesTable {
   notes: string | null;
   created_at: CreatedAt;
 }
+
+/** A company's own claim settlement limits by position (money as text, absent = the default) and four-eyes threshold (null = the default). */
+export interface SettlementControlsTable {
+  tenant_id: string;
+  limits: Json<Partial<Record<'LEVEL_OFFICER' | 'HEAD_OF_DEPARTMENT' | 'BRANCH_MANAGER' | 'EXECUTIVE_MANAGER', string | null>>>;
+  four_eyes_threshold: NullableNumeric;
+  /** Why the figures last changed, as the executive manager gave it. */
+  reason: string | null;
+  updated_by_staff_id: string | null;
+  updated_at: Timestamp;
+}

@@ -43,6 +43,8 @@ export interface ClientsTable {
   deleted_at: Date | null;
   created_by_staff_id: string | null;
   originating_staff_id: string | null;
+  /** The staff member who last chose a way into the account (opened it, or set its password, e-mail or phone); never approves its payments. */
+  credentials_set_by_staff_id: Generated<string | null>;
   /** Set together while a staff member has the client deactivated; cleared when it is activated. */
   deactivated_at: Optional<Date>;
   deactivated_by_staff_id: Optional<string>;
