@@ -32,7 +32,7 @@ export function claimPage(scope: TenantScope, clientId: string, query: ClaimList
 export function staffClaimPage(scope: TenantScope, actor: StaffActor, query: StaffClaimListQuery) {
   const matching = filterClaims(claimsInReach(scope, actor), query)
     .$if(query.staffId !== undefined, (qb) => qb.where('policy.originating_staff_id', '=', query.staffId!))
-    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policy.originating_staff_id', query.staffName!)));
+    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policy.originating_staff_id', 'policy.tenant_id', query.staffName!)));
   return pageOf(scope, matching, query);
 }
 

@@ -22,7 +22,7 @@ function filterInvoices(invoices: InvoiceQuery, query: Partial<StaffInvoiceListQ
     .$if(query.policy !== undefined, (qb) => qb.where(billed(idOrNumber(query.policy!, 'p.id', 'p.policy_no'))))
     .$if(query.clientId !== undefined, (qb) => qb.where('invoices.client_id', '=', query.clientId!))
     .$if(query.staffId !== undefined, (qb) => qb.where(billed(sql<boolean>`p.originating_staff_id = ${query.staffId!}`)))
-    .$if(query.staffName !== undefined, (qb) => qb.where(billed(staffNamed('p.originating_staff_id', query.staffName!))));
+    .$if(query.staffName !== undefined, (qb) => qb.where(billed(staffNamed('p.originating_staff_id', 'p.tenant_id', query.staffName!))));
 }
 
 /** The client's invoices matching the list's filter (the policy billed, by id or number), unordered. */

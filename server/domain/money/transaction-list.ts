@@ -39,7 +39,7 @@ function filterTransactions(payments: ReturnType<typeof transactionQuery>, query
     .$if(to !== undefined, (qb) => qb.where('transactions.date_received', '<=', to!))
     .$if(day !== undefined, (qb) => qb.where('transactions.date_received', '=', day!))
     .$if(query.staffId !== undefined, (qb) => qb.where(billed(sql<boolean>`p.originating_staff_id = ${query.staffId!}`)))
-    .$if(query.staffName !== undefined, (qb) => qb.where(billed(staffNamed('p.originating_staff_id', query.staffName!))));
+    .$if(query.staffName !== undefined, (qb) => qb.where(billed(staffNamed('p.originating_staff_id', 'p.tenant_id', query.staffName!))));
 }
 
 /** Matching payments, newest first: a page, every row, or an .xlsx export (named for `now`'s day). */

@@ -63,7 +63,7 @@ export function filterPolicyParties<Q extends Policies>(policies: Q, query: Pick
   return policies
     .$if(query.clientId !== undefined, (qb) => qb.where(sql.ref('policies.client_id'), '=', query.clientId!))
     .$if(query.staffId !== undefined, (qb) => qb.where(sql.ref('policies.originating_staff_id'), '=', query.staffId!))
-    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policies.originating_staff_id', query.staffName!))) as Q;
+    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policies.originating_staff_id', 'policies.tenant_id', query.staffName!))) as Q;
 }
 
 /** A client's policies matching every filter given (unordered, unpaged); another client's id matches nothing. */

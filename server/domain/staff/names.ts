@@ -13,9 +13,12 @@ export function staffFullNameSql(alias: string): RawBuilder<string> {
   return sql<string>`concat_ws(' ', ${sql.ref(`${alias}.first_name`)}, ${sql.ref(`${alias}.other_names`)}, ${sql.ref(`${alias}.last_name`)})`;
 }
 
-/** Whether the staff member whose id is in `column` has a full name containing `text` (case-insensitive). */
-export function staffNamed(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where ${staffFullNameSql('s')} ilike ${containsPattern(text)})`;
+/**
+ * Whether the staff member whose id is in `column` has a full name containing `text`
+ * (case-insensitive); the staff looked at are those of the company in `tenantColumn`.
+ */
+export function staffNamed(column: string, tenantColumn: string, text: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where s.tenant_id = ${sql.ref(tenantColumn)} and ${staffFullNameSql('s')} ilike ${containsPattern(text)})`;
 }
 
 export type StaffReference = components['schemas']['StaffReference'];
