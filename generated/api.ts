@@ -9775,17 +9775,19 @@ export interface components {
             /** @description The API version (`info.version`). */
             version: string;
         };
-        /**
-         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
-         *     both) is required: either is then a login username.
-         */
-        ClientSignUpBase: {
+        /** @description The password a client chooses at signup (staff never choose one; see `POST /staff/clients`). */
+        SignUpPassword: {
             /**
              * Format: password
              * @example s3cure-Pass
              */
-            password: string;
-        } & WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups">;
+            password?: string;
+        };
+        /**
+         * @description Fields every client gives at signup, individual or corporate. An `email` or a `phoneNumber` (or
+         *     both) is required: either is then a login username.
+         */
+        ClientSignUpBase: WithRequired<components["schemas"]["ClientFields"], "type" | "country" | "groups"> & WithRequired<components["schemas"]["SignUpPassword"], "password">;
         /**
          * IndividualSignUp
          * @description A person signing up.
