@@ -122,7 +122,7 @@ describe('the inputs that once answered 500', () => {
 
   it('every multipart operation gets a NUL in each part\'s name and filename, and in a text value', () => {
     const multipart = ctx.ops.filter((op) => op.requestBody?.contentTypes.includes('multipart/form-data'));
-    expect(multipart.map((op) => op.operationId).sort()).toEqual(['updateAccount', 'uploadCompanyLogo', 'uploadDocuments'].sort());
+    expect(multipart.map((op) => op.operationId).sort()).toEqual(['updateAccount', 'uploadCompanyLogo', 'uploadDocuments', 'uploadDocumentsForClient'].sort());
     for (const op of multipart) {
       const planned = labels(op);
       for (const part of op.requestBody!.multipartParts) {
