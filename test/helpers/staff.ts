@@ -33,3 +33,16 @@ export async function staffSession(h: Pick<Harness, 'app' | 'db' | 'tenantId' | 
   const { token } = await h.app.services.signStaffAccessToken({ tenantId: h.tenantId, staffId: id, sessionVersion });
   return { id, token, apiKey: h.apiKey, username: email, password: SANDBOX_STAFF_PASSWORD };
 }
+
+/** Signed sessions' tokens of the sandbox staff the money and counter suites use, by role. */
+export async function sandboxStaffTokens(h: Pick<Harness, 'app' | 'db' | 'tenantId' | 'apiKey'>) {
+  return {
+    exec: (await staffSession(h, 'exec')).token, headSales: (await staffSession(h, 'head.sales')).token,
+    headClaims: (await staffSession(h, 'head.claims')).token, officer: (await staffSession(h, 'officer')).token,
+    agent: (await staffSession(h, 'agent')).token,
+  };
+}
+
+/** A sandbox staff member as the API names them in a StaffReference. */
+export const staffRef = (member: { id: string; email: string; firstName: string; lastName: string }) =>
+  ({ name: 'staff', id: member.id, fullName: `${member.firstName} ${member.lastName}`, email: member.email });

@@ -1,7 +1,7 @@
 import { individualBody, onlineProductId, plusDays, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { file, JPEG, multipart, PDF, sha256 } from '../helpers/multipart.js';
-import { sandboxStaff, staffSession } from '../helpers/staff.js';
+import { sandboxStaff, sandboxStaffTokens, staffRef } from '../helpers/staff.js';
 
 /**
  * Staff serving a walk-in client at the counter: each call goes through the same domain function
@@ -16,16 +16,11 @@ let tokens: Record<Handle, string>;
 let productId: string;
 const OFFICER = sandboxStaff('officer');
 const HEAD_SALES = sandboxStaff('head.sales');
-const ref = (member: { id: string; email: string; firstName: string; lastName: string }) =>
-  ({ name: 'staff', id: member.id, fullName: `${member.firstName} ${member.lastName}`, email: member.email });
+const ref = staffRef;
 
 beforeAll(async () => {
   h = await createHarness();
-  tokens = {
-    exec: (await staffSession(h, 'exec')).token, headSales: (await staffSession(h, 'head.sales')).token,
-    headClaims: (await staffSession(h, 'head.claims')).token, officer: (await staffSession(h, 'officer')).token,
-    agent: (await staffSession(h, 'agent')).token,
-  };
+  tokens = await sandboxStaffTokens(h);
   productId = await onlineProductId(h, 'HOME');
 }, 120_000);
 afterAll(async () => { await h.close(); });
