@@ -1411,6 +1411,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's audit trail
+         * @description Who did what, when, across the company: one event per row a staff member's call created,
+         *     changed or deleted (a client, a policy, a payment, a claim, a staff member, a product, the
+         *     settlement limits, ...), and per row the platform operator changed for the company (its
+         *     profile, Api-Keys, a restored executive manager), newest first. Each names who made the call
+         *     and the position they held, the operation (`action`, its `operationId`), the row, the fields
+         *     before and after, when, the request's id and the caller's address.
+         *
+         *     Recorded in the same database transaction as the change itself, so a change that was undone
+         *     by an error leaves no event and no change goes without one. Nothing reads (a `GET`) is
+         *     recorded, nor what clients do in their apps or what the platform does on its own (renewal
+         *     reminders, lapses, direct-debit runs): their rows keep their own history.
+         *
+         *     Filter by `actorId` (what one staff member did, e.g. last month with `createdFrom` and
+         *     `createdTo`), `actorKind`, `action`, `entityType` and `entityId` (one row's whole history of
+         *     decisions); filters combine with AND. Page with `page` or, for a walk through everything, the
+         *     `after` cursor.
+         *
+         *     Who may call: executive managers. The trail cannot be changed or deleted through the API or
+         *     by the database role the API uses.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/companies": {
         parameters: {
             query?: never;
@@ -1609,6 +1647,37 @@ export interface paths {
          *     another company) is 404.
          */
         post: operations["restoreExecutiveManager"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/companies/{companyId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a company's audit trail
+         * @description The company's audit trail as its executive managers read it (`GET /staff/audit-events`: the
+         *     same events, filters and paging): every row its staff members' calls created, changed or
+         *     deleted and every change the platform operator made to it (its profile, logo and Api-Keys, a
+         *     restored executive manager; `actorKind=operator` for those alone), newest first. For an
+         *     auditor of the platform, or when no executive manager is left to read it. Needs the
+         *     `Operator-Key`.
+         */
+        get: operations["listCompanyAuditEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8598,6 +8667,114 @@ export interface components {
             departmentId?: string | null;
         };
         /**
+         * @description The kind of row an audit event is about, as the API names it.
+         * @example Transaction
+         * @enum {string}
+         */
+        AuditEntityType: "Company" | "CompanyApiKey" | "Branch" | "Department" | "StaffMember" | "ExecutiveManagerRestoration" | "SettlementAuthority" | "PasswordResetCode" | "VerificationCode" | "Client" | "Document" | "Product" | "ProductAssignment" | "Policy" | "PolicyAsset" | "Invoice" | "Transaction" | "DirectDebit" | "PolicyClosure" | "Claim" | "ClaimDocument" | "ClaimReview" | "ClaimSettlement";
+        /**
+         * @description Who made the call: a staff member (with the position they held when they made it) or the
+         *     platform operator. A staff member who was signed out and proved who they are with a code (a
+         *     password reset) is that staff member.
+         */
+        AuditActor: {
+            /**
+             * @example staff
+             * @enum {string}
+             */
+            kind: "staff" | "operator";
+            /**
+             * Format: uuid
+             * @description The staff member's id; null for the operator.
+             * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+             */
+            id: string | null;
+            /** @description The staff member's position when they made the call; null for the operator. */
+            position: components["schemas"]["StaffPosition"] | null;
+            /**
+             * @description The staff member's name as it is now; null for the operator.
+             * @example Kwame Mensah
+             */
+            fullName: string | null;
+        };
+        /**
+         * @description One row a staff member's or the platform operator's call created, changed or deleted, recorded
+         *     in the same database transaction as the change, so an event exists exactly when its change
+         *     does. A call that changes several rows (approving a payment changes the payment, and may
+         *     activate its policy) is several events with one `requestId`. Events are never changed or
+         *     deleted, by anyone.
+         */
+        AuditEvent: {
+            /**
+             * Format: uuid
+             * @example 5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the call was made.
+             * @example 2026-11-26T10:15:00.000Z
+             */
+            at: string;
+            actor: components["schemas"]["AuditActor"];
+            /**
+             * @description The `operationId` of the call that made the change (its page in the API reference says what it does).
+             * @example approveTransaction
+             */
+            action: string;
+            /** @description The row changed, named as the API names it (`Policy`, `Transaction`, `StaffMember`, ...) with its id. */
+            entity: {
+                type: components["schemas"]["AuditEntityType"];
+                /**
+                 * Format: uuid
+                 * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            /**
+             * @description What happened to the row.
+             * @example updated
+             * @enum {string}
+             */
+            change: "created" | "updated" | "deleted";
+            /**
+             * @description The fields as they were, by their stored names in camelCase: for `updated`, only those that
+             *     changed; for `deleted`, the whole row; null for `created`. Secrets (password and code
+             *     hashes, the code sent in a message, connection strings, service-account keys) show as
+             *     `[redacted]`: that they changed is recorded, never what they are.
+             * @example {
+             *       "status": "PENDING_APPROVAL"
+             *     }
+             */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The fields as they became (for `created`, the whole row); null for `deleted`.
+             * @example {
+             *       "status": "APPROVED",
+             *       "reviewedByStaffId": "8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d"
+             *     }
+             */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The id of the HTTP request (the same for every row one call changed).
+             * @example 3b9f2c4e-6d1a-4e8b-9f7c-2a5d8e1b4c6f
+             */
+            requestId: string;
+            /**
+             * @description The caller's IP address as the API saw it.
+             * @example 203.0.113.24
+             */
+            address: string | null;
+        };
+        /** @description One page of audit events, newest first. */
+        AuditEventPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["AuditEvent"][];
+        };
+        /**
          * @description The line of business a company is licensed for.
          * @example NON_LIFE
          * @enum {string}
@@ -11838,6 +12015,41 @@ export interface components {
          */
         StaffMemberId: string;
         /**
+         * @description Only what this staff member did.
+         * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+         */
+        AuditActorIdQuery: string;
+        /**
+         * @description Only what staff members did (`staff`) or what the platform operator did (`operator`).
+         * @example staff
+         */
+        AuditActorKindQuery: "staff" | "operator";
+        /**
+         * @description Only the changes made by calls of this operation (its `operationId`, exact: `approveTransaction`).
+         * @example approveTransaction
+         */
+        AuditActionQuery: string;
+        /**
+         * @description Only changes to rows of this kind.
+         * @example Transaction
+         */
+        AuditEntityTypeQuery: components["schemas"]["AuditEntityType"];
+        /**
+         * @description Only changes to this row (a policy's, a payment's, a staff member's id): its whole history of decisions.
+         * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+         */
+        AuditEntityIdQuery: string;
+        /**
+         * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 2026-11-01
+         */
+        CreatedFromQuery: string;
+        /**
+         * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+         * @example 2026-11-30
+         */
+        CreatedToQuery: string;
+        /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
          */
@@ -11882,16 +12094,6 @@ export interface components {
          * @example f848caa8-6579-52e0-b817-0670e9947d52
          */
         ClientOriginatingStaffIdQuery: string;
-        /**
-         * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
-         * @example 2026-11-01
-         */
-        CreatedFromQuery: string;
-        /**
-         * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
-         * @example 2026-11-30
-         */
-        CreatedToQuery: string;
         /**
          * @description The client's id.
          * @example 3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b
@@ -14455,6 +14657,81 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Only what this staff member did.
+                 * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+                 */
+                actorId?: components["parameters"]["AuditActorIdQuery"];
+                /**
+                 * @description Only what staff members did (`staff`) or what the platform operator did (`operator`).
+                 * @example staff
+                 */
+                actorKind?: components["parameters"]["AuditActorKindQuery"];
+                /**
+                 * @description Only the changes made by calls of this operation (its `operationId`, exact: `approveTransaction`).
+                 * @example approveTransaction
+                 */
+                action?: components["parameters"]["AuditActionQuery"];
+                /**
+                 * @description Only changes to rows of this kind.
+                 * @example Transaction
+                 */
+                entityType?: components["parameters"]["AuditEntityTypeQuery"];
+                /**
+                 * @description Only changes to this row (a policy's, a payment's, a staff member's id): its whole history of decisions.
+                 * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+                 */
+                entityId?: components["parameters"]["AuditEntityIdQuery"];
+                /**
+                 * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-01
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-30
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listOperatorCompanies: {
         parameters: {
             query?: {
@@ -14767,6 +15044,88 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listCompanyAuditEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Only what this staff member did.
+                 * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+                 */
+                actorId?: components["parameters"]["AuditActorIdQuery"];
+                /**
+                 * @description Only what staff members did (`staff`) or what the platform operator did (`operator`).
+                 * @example staff
+                 */
+                actorKind?: components["parameters"]["AuditActorKindQuery"];
+                /**
+                 * @description Only the changes made by calls of this operation (its `operationId`, exact: `approveTransaction`).
+                 * @example approveTransaction
+                 */
+                action?: components["parameters"]["AuditActionQuery"];
+                /**
+                 * @description Only changes to rows of this kind.
+                 * @example Transaction
+                 */
+                entityType?: components["parameters"]["AuditEntityTypeQuery"];
+                /**
+                 * @description Only changes to this row (a policy's, a payment's, a staff member's id): its whole history of decisions.
+                 * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+                 */
+                entityId?: components["parameters"]["AuditEntityIdQuery"];
+                /**
+                 * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-01
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-30
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The company's id. Not a UUID answers 400.
+                 * @example 7d7e2c1a-4b8f-4f0e-9a52-3c1d2e5f6a7b
+                 */
+                companyId: components["parameters"]["CompanyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the company's audit events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["OperatorUnauthorized"];
+            404: components["responses"]["CompanyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

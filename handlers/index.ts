@@ -17,6 +17,7 @@ import { sandboxPaymentHandlers } from './sandboxPayments/index.js';
 import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
 import { staffCommissionHandlers } from './staffCommissions/index.js';
+import { staffAuditTrailHandlers } from './staffAuditTrail/index.js';
 import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffPolicyClosureHandlers } from './staffPolicyClosures/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
@@ -59,4 +60,5 @@ export const handlers = {
   ...staffProductHandlers,
   ...staffClientsHandlers,
   ...staffCommissionHandlers,
+  ...staffAuditTrailHandlers,
 };

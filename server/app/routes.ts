@@ -7,7 +7,8 @@ import type { HandlerMap } from '../platform/handler-types.js';
 
 // Every operation in the contract has its handler, typed from the contract: a missing, extra or misspelt one fails `tsc`.
 handlers satisfies HandlerMap;
-import type { HandlerContext } from '../platform/context.js';
+import { auditedDatabase, type AuditContext } from '../platform/audit.js';
+import type { Actor, HandlerContext, Tenant } from '../platform/context.js';
 import type { FileResult, RedirectResult } from '../platform/files.js';
 import { multipartParts } from '../platform/multipart.js';
 import { API_PREFIX, documentForRouting, operationIndex, type OperationMeta } from '../platform/openapi.js';
@@ -53,6 +54,25 @@ export const routes = fp(async (app) => {
     for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url });
   });
 
+  /**
+   * What the audit trail records of a call's writes: every call but a read made by a staff member
+   * (or, signed out, on a staff account: a password reset) or by the platform operator.
+   */
+  const auditContextOf = (meta: OperationMeta, request: FastifyRequest, caller: { tenant?: Tenant; actor: Actor }): AuditContext | undefined => {
+    if (meta.method === 'GET') return undefined;
+    const call = { action: meta.operationId, requestId: request.id, address: request.ip ?? null, at: services.clock.now() };
+    if (meta.security.length > 0 && meta.security.every((requirement) => 'operatorKey' in requirement)) {
+      return { ...call, actorKind: 'operator', actorId: null, actorPosition: null, tenantId: null };
+    }
+    if (caller.actor.kind === 'staff') {
+      return { ...call, actorKind: 'staff', actorId: caller.actor.staffId, actorPosition: caller.actor.position, tenantId: caller.actor.tenantId };
+    }
+    if (caller.actor.kind === 'anonymous' && caller.tenant && meta.path.startsWith('/staff/')) {
+      return { ...call, actorKind: 'staff', actorId: null, actorPosition: null, actorIsRow: true, tenantId: caller.tenant.id };
+    }
+    return undefined;
+  };
+
   const route = (meta: OperationMeta) => {
     const handler = (handlers as Record<string, (ctx: HandlerContext, req: any) => Promise<any>>)[meta.operationId];
     if (!handler) throw new Error(`no handler for ${meta.operationId}`);
@@ -70,11 +90,14 @@ export const routes = fp(async (app) => {
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };
+        const audit = auditContextOf(meta, request, caller);
+        const db = audit ? auditedDatabase(services.db, audit) : services.db;
         const ctx: HandlerContext = {
           ...services,
+          db,
           tenant: caller.tenant,
           actor: caller.actor,
-          scope: new TenantScope(services.db, caller.tenant?.id ?? NO_TENANT),
+          scope: new TenantScope(db, caller.tenant?.id ?? NO_TENANT),
         };
         const parts = meta.multipart && request.isMultipart() ? multipartParts(request) : undefined;
         const result = await handler(ctx, {

@@ -201,6 +201,10 @@ export const PERMISSIONS: Record<string, Permission> = {
   downloadStaffReceipt: { grants: CLIENT_SERVERS, reason: `${SERVING} Printing the receipt of confirmed money is the cashier's work.` },
   getStaffInvoice: { grants: CLIENT_SERVERS, reason: SERVING },
   createStaffInvoice: { grants: CLIENT_SERVERS, reason: 'Invoicing a draft at its premium is what its client may ask in its app and what a seller does at a sale: whoever serves the client, within their reach. Changing the premium is not part of it.' },
+  listAuditEvents: {
+    grants: EXECUTIVES_ONLY,
+    reason: 'The audit trail shows every decision of every staff member, the reviewers of others\' work included: it is read by those accountable for the whole company, executive managers.',
+  },
   sendClientSetUpCode: { grants: CLIENT_KEEPERS, reason: 'Whoever may open a client account may resend its set-up code: the code goes to the client, never to the caller, and staff never choose the password.' },
 };
 

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { openShared } from './transaction-settings.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -150,7 +151,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       client.on('error', () => {});
       if (options.preparedStatements !== false) prepareStatements(client);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = openShared(new PostgresDialect({ pool }));
     const listeners = new Set<() => Promise<void>>();
     const changes = pgChangeFeed({ connectionString: options.databaseUrl }, listeners);
     const close = async () => {
@@ -167,7 +168,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     loadDataDir: options.loadDataDir,
     parsers: { [pgliteTypes.INT8]: passThrough, [pgliteTypes.NUMERIC]: passThrough, [pgliteTypes.DATE]: passThrough },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const db = openShared(new PGliteDialect(client));
   // One process, one session: a notice reaches the listener as the COMMIT that sent it returns.
   const changes: ChangeFeed = {
     async listen(channel, listener) {

@@ -6,7 +6,7 @@ import type { ApiKeysTable, CompaniesTable } from './schema/companies.js';
 import type { DocumentsTable } from './schema/documents.js';
 import type { DirectDebitRunsTable, DirectDebitsTable, InvoiceItemsTable, InvoicesTable, PaymentEventsTable, TransactionStateChangesTable, TransactionsTable } from './schema/money.js';
 import type { BranchesTable, DepartmentsTable, ExecutiveManagerRestorationsTable, StaffTable } from './schema/organisation.js';
-import type { DomainEventsTable, IdempotencyKeysTable, JobsTable, OutboxTable, RateLimitBucketsTable, TenantSequencesTable } from './schema/platform.js';
+import type { AuditEventsTable, DomainEventsTable, IdempotencyKeysTable, JobsTable, OutboxTable, RateLimitBucketsTable, TenantSequencesTable } from './schema/platform.js';
 import type { CartItemsTable, PoliciesTable, PolicyAssetsTable, PolicyClosuresTable, PolicyRenewalRemindersTable, PolicyStateChangesTable } from './schema/policies.js';
 import type { ProductAssignmentsTable, ProductsTable } from './schema/products.js';
 import type { CountriesTable, CurrenciesTable, VehicleBodyTypesTable, VehicleMakesTable, VehicleScheduleTypesTable } from './schema/reference.js';
@@ -40,6 +40,7 @@ export interface Database {
   password_reset_codes: PasswordResetCodesTable;
   outbox: OutboxTable;
   domain_events: DomainEventsTable;
+  audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   countries: CountriesTable;
   currencies: CurrenciesTable;
@@ -92,4 +93,4 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
-  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'executive_manager_restorations' | 'settlement_controls';
+  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'audit_events' | 'executive_manager_restorations' | 'settlement_controls';

@@ -53,6 +53,30 @@ export interface DomainEventsTable {
   created_at: Date;
 }
 
+/**
+ * One row a staff member's or the operator's call created, changed or deleted, written by the
+ * audited tables' trigger (migration 029) in the call's transaction; append-only.
+ */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  actor_kind: 'staff' | 'operator';
+  actor_id: string | null;
+  actor_position: string | null;
+  /** The operationId of the call. */
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  change: 'created' | 'updated' | 'deleted';
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  request_id: string;
+  address: string | null;
+  created_at: Date;
+  /** The transaction that wrote it (`txid_current()`): only it may still fold a later write of the row in. */
+  transaction_id: Generated<string>;
+}
+
 export interface RateLimitBucketsTable {
   bucket: string;
   window_started_at: Date;

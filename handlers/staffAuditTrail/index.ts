@@ -1,0 +1,3 @@
+import { listAuditEvents } from './listAuditEvents.js';
+
+export const staffAuditTrailHandlers = { listAuditEvents };
