@@ -8198,6 +8198,13 @@ export interface components {
              * @description When the company last set its own figures; null while it has the defaults.
              */
             updatedAt: string | null;
+            /** @description The executive manager who last set the company's own figures; null while it has the defaults. */
+            updatedBy: components["schemas"]["StaffReference"] | null;
+            /**
+             * @description Why the figures last changed, as that executive manager gave it (the audit trail has every change: `GET /staff/audit-events?entityType=SettlementAuthority`).
+             * @example Board resolution 2026-14 lowers claims authority
+             */
+            reason: string | null;
         };
         /** @description The company's claim settlement authority. */
         SettlementAuthorityResponse: components["schemas"]["ApiResponse"] & {

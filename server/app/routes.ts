@@ -55,8 +55,14 @@ export const routes = fp(async (app) => {
   });
 
   /**
+   * A staff member's calls made signed out that prove who they are with a code: the member is the
+   * actor. (Asking for a code proves nothing, so `requestStaffPasswordReset` is not audited.)
+   */
+  const PROVEN_BY_CODE = new Set(['resetStaffPassword']);
+
+  /**
    * What the audit trail records of a call's writes: every call but a read made by a staff member
-   * (or, signed out, on a staff account: a password reset) or by the platform operator.
+   * (or, signed out, one proving who they are by a code) or by the platform operator.
    */
   const auditContextOf = (meta: OperationMeta, request: FastifyRequest, caller: { tenant?: Tenant; actor: Actor }): AuditContext | undefined => {
     if (meta.method === 'GET') return undefined;
@@ -67,7 +73,7 @@ export const routes = fp(async (app) => {
     if (caller.actor.kind === 'staff') {
       return { ...call, actorKind: 'staff', actorId: caller.actor.staffId, actorPosition: caller.actor.position, tenantId: caller.actor.tenantId };
     }
-    if (caller.actor.kind === 'anonymous' && caller.tenant && meta.path.startsWith('/staff/')) {
+    if (caller.actor.kind === 'anonymous' && caller.tenant && PROVEN_BY_CODE.has(meta.operationId)) {
       return { ...call, actorKind: 'staff', actorId: null, actorPosition: null, actorIsRow: true, tenantId: caller.tenant.id };
     }
     return undefined;

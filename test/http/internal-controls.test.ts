@@ -190,7 +190,7 @@ describe('setSettlementLimits: a company\'s own limits, within the defaults', ()
     const res = await get(officer);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
-      currency: 'GHS', fourEyesThreshold: 10000, defaultFourEyesThreshold: 10000, updatedAt: null,
+      currency: 'GHS', fourEyesThreshold: 10000, defaultFourEyesThreshold: 10000, updatedAt: null, updatedBy: null, reason: null,
       limits: [
         { position: 'LEVEL_OFFICER', limit: 0, defaultLimit: 0 }, { position: 'HEAD_OF_DEPARTMENT', limit: 50000, defaultLimit: 50000 },
         { position: 'BRANCH_MANAGER', limit: 200000, defaultLimit: 200000 }, { position: 'EXECUTIVE_MANAGER', limit: null, defaultLimit: null },
@@ -202,9 +202,12 @@ describe('setSettlementLimits: a company\'s own limits, within the defaults', ()
     expectError(await put(branchManager, { limits: { HEAD_OF_DEPARTMENT: 1000 } }), 403, 'NOT_PERMITTED');
     expectError(await put(exec, { limits: { HEAD_OF_DEPARTMENT: 80000 } }), 422, 'SETTLEMENT_LIMIT_ABOVE_DEFAULT', /^body.limits.HEAD_OF_DEPARTMENT 80000.00 is above/);
     expectError(await put(exec, { fourEyesThreshold: 20000 }), 422, 'SETTLEMENT_LIMIT_ABOVE_DEFAULT', /body.fourEyesThreshold/);
-    const set = await put(exec, { limits: { HEAD_OF_DEPARTMENT: 5000 }, fourEyesThreshold: 2000 });
+    const set = await put(exec, { limits: { HEAD_OF_DEPARTMENT: 5000 }, fourEyesThreshold: 2000, reason: 'Board resolution 2026-14' });
     expect(set.statusCode).toBe(200);
-    expect(set.json().data).toMatchObject({ fourEyesThreshold: 2000, updatedAt: expect.any(String) });
+    expect(set.json().data).toMatchObject({
+      fourEyesThreshold: 2000, updatedAt: expect.any(String), reason: 'Board resolution 2026-14', updatedBy: { name: 'staff', id: exec.id },
+    });
+    expect((await get(officer)).json().data).toMatchObject({ reason: 'Board resolution 2026-14', updatedBy: { id: exec.id } });
     expect(set.json().data.limits[1]).toEqual({ position: 'HEAD_OF_DEPARTMENT', limit: 5000, defaultLimit: 50000 });
 
     const signed = await signUp(h);

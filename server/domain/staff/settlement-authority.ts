@@ -4,6 +4,7 @@ import type { StaffPosition } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { POSITIONS } from './permissions.js';
+import { staffReferences } from './names.js';
 
 /**
  * Claims authority, held as data beside the permission table (which says who may settle at all:
@@ -31,6 +32,8 @@ export interface SettlementAuthority {
   limits: Record<StaffPosition, Decimal | null>;
   fourEyesThreshold: Decimal;
   updatedAt: Date | null;
+  updatedBy: components['schemas']['StaffReference'] | null;
+  reason: string | null;
 }
 type Update = components['schemas']['SettlementAuthorityUpdate'];
 
@@ -44,14 +47,15 @@ export async function baseCurrency(scope: TenantScope): Promise<string> {
 
 /** The authority in force in the company: its own figures where set, else the defaults. */
 export async function settlementAuthority(scope: TenantScope): Promise<SettlementAuthority> {
-  const row = await scope.selectFrom('settlement_controls').select(['limits', 'four_eyes_threshold', 'updated_at']).executeTakeFirst();
+  const row = await scope.selectFrom('settlement_controls').select(['limits', 'four_eyes_threshold', 'updated_at', 'updated_by_staff_id', 'reason']).executeTakeFirst();
   const own = row?.limits ?? {};
   const limits = Object.fromEntries(POSITIONS.map((position) => {
     const set = own[position];
     return [position, set === undefined || set === null ? DEFAULT_SETTLEMENT_LIMITS[position] : new Decimal(set)];
   })) as Record<StaffPosition, Decimal | null>;
   const fourEyesThreshold = row?.four_eyes_threshold == null ? DEFAULT_FOUR_EYES_THRESHOLD : new Decimal(row.four_eyes_threshold);
-  return { currency: await baseCurrency(scope), limits, fourEyesThreshold, updatedAt: row?.updated_at ?? null };
+  const updatedBy = row?.updated_by_staff_id ? (await staffReferences(scope, [row.updated_by_staff_id])).get(row.updated_by_staff_id) ?? null : null;
+  return { currency: await baseCurrency(scope), limits, fourEyesThreshold, updatedAt: row?.updated_at ?? null, updatedBy, reason: row?.reason ?? null };
 }
 
 /** The authority as the API answers it, each figure beside its default. */
@@ -63,6 +67,8 @@ export function toSettlementAuthorityView(authority: SettlementAuthority): compo
     fourEyesThreshold: authority.fourEyesThreshold.toNumber(),
     defaultFourEyesThreshold: DEFAULT_FOUR_EYES_THRESHOLD.toNumber(),
     updatedAt: authority.updatedAt === null ? null : new Date(authority.updatedAt).toISOString(),
+    updatedBy: authority.updatedBy,
+    reason: authority.reason,
   };
 }
 
