@@ -8678,7 +8678,7 @@ export interface components {
          * @example Transaction
          * @enum {string}
          */
-        AuditEntityType: "Company" | "CompanyApiKey" | "Branch" | "Department" | "StaffMember" | "ExecutiveManagerRestoration" | "SettlementAuthority" | "PasswordResetCode" | "VerificationCode" | "Client" | "Document" | "Product" | "ProductAssignment" | "Policy" | "PolicyAsset" | "Invoice" | "Transaction" | "DirectDebit" | "PolicyClosure" | "Claim" | "ClaimDocument" | "ClaimReview" | "ClaimSettlement";
+        AuditEntityType: "Company" | "CompanyApiKey" | "Branch" | "Department" | "StaffMember" | "ExecutiveManagerRestoration" | "SettlementAuthority" | "PasswordResetCode" | "VerificationCode" | "Client" | "Document" | "Product" | "ProductAssignment" | "Policy" | "PolicyAsset" | "Invoice" | "Transaction" | "DirectDebit" | "PolicyClosure" | "Claim" | "ClaimDocument" | "ClaimReview" | "ClaimSettlement" | "WebhookEndpoint";
         /**
          * @description Who made the call: a staff member (with the position they held when they made it) or the
          *     platform operator. A staff member who was signed out and proved who they are with a code (a
@@ -8747,7 +8747,7 @@ export interface components {
             /**
              * @description The fields as they were, by their stored names in camelCase: for `updated`, only those that
              *     changed; for `deleted`, the whole row; null for `created`. Secrets (password and code
-             *     hashes, the code sent in a message, connection strings, service-account keys) show as
+             *     hashes, the code sent in a message, signing secrets, connection strings, service-account keys) show as
              *     `[redacted]`: that they changed is recorded, never what they are.
              * @example {
              *       "status": "PENDING_APPROVAL"

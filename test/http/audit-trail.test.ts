@@ -173,6 +173,8 @@ describe('what the trail covers', () => {
     policy_renewal_reminders: 'sent by the platform on its own',
     payment_events: 'the payment provider\'s webhooks, not a staff decision',
     direct_debit_runs: 'collections the platform runs on its own',
+    webhook_deliveries: 'the platform delivering events; the endpoint itself is audited',
+    webhook_attempts: 'the platform delivering events; the endpoint itself is audited',
   };
 
   it('has a trigger on every table but those listed with a reason: a new table is one or the other', async () => {

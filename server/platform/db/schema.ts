@@ -6,7 +6,7 @@ import type { ApiKeysTable, CompaniesTable } from './schema/companies.js';
 import type { DocumentsTable } from './schema/documents.js';
 import type { DirectDebitRunsTable, DirectDebitsTable, InvoiceItemsTable, InvoicesTable, PaymentEventsTable, TransactionStateChangesTable, TransactionsTable } from './schema/money.js';
 import type { BranchesTable, DepartmentsTable, ExecutiveManagerRestorationsTable, StaffTable } from './schema/organisation.js';
-import type { AuditEventsTable, DomainEventsTable, IdempotencyKeysTable, JobsTable, OutboxTable, RateLimitBucketsTable, TenantSequencesTable } from './schema/platform.js';
+import type { AuditEventsTable, DomainEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, IdempotencyKeysTable, JobsTable, OutboxTable, RateLimitBucketsTable, TenantSequencesTable } from './schema/platform.js';
 import type { CartItemsTable, PoliciesTable, PolicyAssetsTable, PolicyClosuresTable, PolicyRenewalRemindersTable, PolicyStateChangesTable } from './schema/policies.js';
 import type { ProductAssignmentsTable, ProductsTable } from './schema/products.js';
 import type { CountriesTable, CurrenciesTable, VehicleBodyTypesTable, VehicleMakesTable, VehicleScheduleTypesTable } from './schema/reference.js';
@@ -41,6 +41,9 @@ export interface Database {
   outbox: OutboxTable;
   domain_events: DomainEventsTable;
   audit_events: AuditEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   countries: CountriesTable;
   currencies: CurrenciesTable;
@@ -93,4 +96,4 @@ export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'
   | 'claims' | 'claim_assets' | 'claim_third_party_losses' | 'claim_documents' | 'claim_reviews' | 'claim_settlements' | 'claim_state_changes'
-  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'audit_events' | 'executive_manager_restorations' | 'settlement_controls';
+  | 'branches' | 'departments' | 'staff' | 'domain_events' | 'audit_events' | 'webhook_endpoints' | 'webhook_deliveries' | 'webhook_attempts' | 'executive_manager_restorations' | 'settlement_controls';

@@ -111,7 +111,7 @@ const up = [
     end if;
     -- Secrets: that they changed is recorded, never what they are.
     for field in select jsonb_object_keys(coalesce(after_fields, before_fields)) loop
-      if field like '%\\_hash' or field in ('secret', 'database_uri', 'firebase_config') then
+      if field like '%\\_hash' or field like '%secret' or field in ('database_uri', 'firebase_config') then
         if before_fields ? field and before_fields -> field <> 'null'::jsonb then before_fields := jsonb_set(before_fields, array[field], '"[redacted]"'); end if;
         if after_fields ? field and after_fields -> field <> 'null'::jsonb then after_fields := jsonb_set(after_fields, array[field], '"[redacted]"'); end if;
       end if;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { CreatedAt, Json, Timestamp } from './columns.js';
+import type { CreatedAt, Json, Optional, Timestamp } from './columns.js';
 
 /** The platform's own tables: the outbox, business events, rate limits, numbering, idempotency keys, jobs. */
 
@@ -50,6 +50,55 @@ export interface DomainEventsTable {
   object_id: string;
   data: Json<Record<string, unknown>>;
   previous: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: Date;
+  /** The contract's version the payload is in (migration 030); null for an internal event. */
+  api_version: Optional<string>;
+  /** The event's object as the API answered it then (migration 030); null for an internal event. */
+  payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+}
+
+/** Where a company's events are delivered (migration 030). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  url: string;
+  description: string | null;
+  /** The event types delivered; null: every type. */
+  event_types: string[] | null;
+  enabled: Generated<boolean>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  disabled_reason: string | null;
+  created_by_staff_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One event for one endpoint: made with the event, attempted until it succeeds or the schedule ends. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: Generated<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One try of a delivery: what the endpoint answered, or why it could not. */
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  delivery_id: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
   created_at: Date;
 }
 
