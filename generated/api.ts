@@ -1449,6 +1449,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The company's webhook endpoints, newest first, without their secrets. Who may call:
+         *     executive managers.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Starts delivering the company's events (every type, or those in `eventTypes`) to `url`: each
+         *     event committed from now on is POSTed there, signed as Standard Webhooks defines, and retried
+         *     on a fixed schedule until the endpoint answers 2xx (see the Webhooks guide). The answer holds
+         *     the signing `secret`, **shown this once**.
+         *
+         *     Outside the sandbox the URL must be `https://` and must not resolve to a private, loopback,
+         *     link-local or metadata address (422 `WEBHOOK_URL_REFUSED` naming why); it is checked again
+         *     at every send, after DNS. The sandbox also takes `http://` and local addresses.
+         *
+         *     Who may call: executive managers.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One of the company's webhook endpoints, without its secret. Who may call: executive managers.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Stops and removes an endpoint, with its deliveries. Who may call: executive managers.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes an endpoint's URL (checked as at creation), description, event types or whether it is
+         *     enabled; fields left out stay. Disabling it fails what is still pending for it; enabling it
+         *     again clears why the platform disabled it. Events committed while it was disabled are not
+         *     sent: read them with `GET /staff/events`. Who may call: executive managers.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/staff/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Makes a new signing secret, answered this once. For 24 hours every delivery is signed with
+         *     both the new and the previous secret (two signatures in `webhook-signature`), so the receiver
+         *     can move to the new one without missing a delivery; then only the new one signs. Rotating
+         *     again within those hours ends the previous secret's overlap at once. Who may call: executive managers.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Records a `webhookEndpoint.ping` event (its object: the endpoint, without its secret) and
+         *     delivers it to this endpoint alone, signed and retried like any event, whatever its event
+         *     types and even while it is disabled: to check the receiver verifies signatures. Answers the
+         *     delivery; follow it with `GET .../deliveries`. Who may call: executive managers.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The deliveries to one endpoint, newest first, each with its event and every attempt: when,
+         *     the status code, how long it took, the first 1 KB of the answer, and why it failed. Filter by
+         *     `status` or `eventId`. Who may call: executive managers.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /**
+                 * @description The delivery's id.
+                 * @example 2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Attempts the delivery again now, whatever its state: a FAILED one (after fixing the
+         *     receiver), a PENDING one waiting for its next attempt, or a SUCCEEDED one to replay it. The
+         *     body is the same event with the same `webhook-id`. Who may call: executive managers.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/companies": {
         parameters: {
             query?: never;
@@ -8782,6 +8972,205 @@ export interface components {
             data: components["schemas"]["AuditEvent"][];
         };
         /**
+         * @description The kind of business change an event records, `<object>.<what happened>`. The catalogue grows
+         *     with minor versions (a new type is not a breaking change: ignore the types you do not know);
+         *     a type is never renamed or removed within a major version.
+         * @example invoice.paid
+         * @enum {string}
+         */
+        EventType: "invoice.paid" | "policyClosure.approved" | "directDebit.created" | "webhookEndpoint.ping";
+        /**
+         * @description Where the company's events are delivered: an HTTPS URL of the integrator's (outside the sandbox),
+         *     the event types it takes, and whether it is enabled. Each delivery is a POST of the `Event`,
+         *     signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`)
+         *     with the endpoint's secret, which is shown only when it is made (create, rotate).
+         */
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where the events are POSTed.
+             * @example https://hooks.goldcoast-brokers.example/coverline
+             */
+            url: string;
+            /** @example Accounting system */
+            description: string | null;
+            /** @description The event types delivered; null for every type (new types included as they come). */
+            eventTypes: components["schemas"]["EventType"][] | null;
+            /**
+             * @description Whether events are delivered to it. The platform disables an endpoint whose every attempt has failed for 5 days (`disabledReason` says so); enabling it again is `PATCH` with `enabled: true`.
+             * @example true
+             */
+            enabled: boolean;
+            /**
+             * @description Why the platform disabled it; null when enabled or disabled by staff.
+             * @example null
+             */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @description Since when every attempt to it has failed; null once one succeeds.
+             * @example null
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret still signs beside the new one (24 hours); null otherwise.
+             * @example null
+             */
+            secretRotatedUntil: string | null;
+            /** @description The executive manager who made it. */
+            createdBy: components["schemas"]["StaffReference"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description One page, newest first. */
+        WebhookEndpointPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description A new webhook endpoint. */
+        WebhookEndpointInput: {
+            /**
+             * Format: uri
+             * @description Where to POST the events. Outside the sandbox it must be `https://` and must not resolve to
+             *     a private, loopback, link-local or metadata address (checked now and again at every send);
+             *     the sandbox also takes `http://` and local addresses, to test on your own machine.
+             * @example https://hooks.goldcoast-brokers.example/coverline
+             */
+            url: string;
+            /** @example Accounting system */
+            description?: string;
+            /** @description The event types to deliver; left out, every type (new types included as they come). */
+            eventTypes?: components["schemas"]["EventType"][];
+            /**
+             * @description false makes it without delivering anything yet.
+             * @default true
+             */
+            enabled: boolean;
+        };
+        /** @description An endpoint with its signing secret, answered only when the secret is made (create, rotate). */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The signing secret (`whsec_` and base64, as Standard Webhooks defines it): give it to a
+             *     Standard Webhooks library to verify deliveries. Shown this once: keep it safe; rotate
+             *     it if it leaks.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description A webhook endpoint with its signing secret, shown this once. */
+        WebhookEndpointWithSecretResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /** @description A webhook endpoint. */
+        WebhookEndpointResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description Changes to a webhook endpoint; fields left out stay as they are. */
+        WebhookEndpointUpdate: {
+            /**
+             * Format: uri
+             * @description A new URL (checked as at creation).
+             * @example https://hooks.goldcoast-brokers.example/coverline/v2
+             */
+            url?: string;
+            description?: string | null;
+            /** @description The event types to deliver; null for every type. */
+            eventTypes?: components["schemas"]["EventType"][] | null;
+            /** @description false stops deliveries (those pending fail); true starts them again and clears why the platform disabled it. */
+            enabled?: boolean;
+        };
+        /**
+         * @description One event sent to one endpoint, with each attempt: PENDING while attempts remain (the next at
+         *     `nextAttemptAt`), SUCCEEDED once the endpoint answered 2xx within 10 seconds, FAILED when the
+         *     schedule ran out (or the endpoint was disabled).
+         */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @example 2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b
+             */
+            id: string;
+            event: {
+                /**
+                 * Format: uuid
+                 * @description The event's id (the `webhook-id` header).
+                 * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                 */
+                id: string;
+                type: components["schemas"]["EventType"];
+            };
+            /**
+             * @example SUCCEEDED
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /**
+             * Format: int32
+             * @example 1
+             */
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T10:15:00.000Z
+             */
+            createdAt: string;
+            /** @description Every attempt, newest first. */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T10:15:00.000Z
+                 */
+                at: string;
+                /**
+                 * Format: int32
+                 * @description The HTTP status the endpoint answered; null when it answered none (timeout, refused connection, refused address).
+                 * @example 200
+                 */
+                statusCode: number | null;
+                /**
+                 * Format: int32
+                 * @example 84
+                 */
+                durationMs: number;
+                /**
+                 * @description The first 1 KB of the answer's body.
+                 * @example ok
+                 */
+                responseExcerpt: string | null;
+                /**
+                 * @description Why the attempt failed, in words; null when it succeeded.
+                 * @example null
+                 */
+                error: string | null;
+            }[];
+        };
+        /** @description A delivery with its attempts. */
+        WebhookDeliveryResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description One page, newest first. */
+        WebhookDeliveryPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
          * @description The line of business a company is licensed for.
          * @example NON_LIFE
          * @enum {string}
@@ -11236,7 +11625,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -11520,6 +11909,15 @@ export interface components {
         };
         /** @description The change would leave the company without an active executive manager. */
         LastExecutiveManager: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The endpoint's URL is not one events may be sent to (outside the sandbox, an `https://` URL whose host resolves to public addresses only). */
+        WebhookUrlRefused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -12056,6 +12454,26 @@ export interface components {
          * @example 2026-11-30
          */
         CreatedToQuery: string;
+        /**
+         * @description The webhook endpoint's id.
+         * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+         */
+        WebhookEndpointId: string;
+        /**
+         * @description Only deliveries in this state (`FAILED` for those to look at).
+         * @example FAILED
+         */
+        WebhookDeliveryStatusQuery: "PENDING" | "SUCCEEDED" | "FAILED";
+        /**
+         * @description Only the deliveries of this event.
+         * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+         */
+        EventIdQuery: string;
+        /**
+         * @description The delivery's id.
+         * @example 2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b
+         */
+        WebhookDeliveryId: string;
         /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
@@ -14736,6 +15154,325 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WebhookUrlRefused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WebhookUrlRefused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Only deliveries in this state (`FAILED` for those to look at).
+                 * @example FAILED
+                 */
+                status?: components["parameters"]["WebhookDeliveryStatusQuery"];
+                /**
+                 * @description Only the deliveries of this event.
+                 * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                 */
+                eventId?: components["parameters"]["EventIdQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook endpoint's id.
+                 * @example 4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e
+                 */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /**
+                 * @description The delivery's id.
+                 * @example 2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b
+                 */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

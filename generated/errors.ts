@@ -119,6 +119,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: {"status":[415],"meaning":"The body's Content-Type is not one the operation takes.","action":"Send the body in a media type the operation lists (usually application/json; uploads multipart/form-data)."},
   URI_TOO_LONG: {"status":[414],"meaning":"A path parameter is longer than any id, number or slug the API routes (100 characters).","action":"Send the resource's id as the API gave it."},
   VALIDATION_ERROR: {"status":[400],"meaning":"The request does not match the contract (a missing or malformed field, a value out of range, a rule between fields); the message names the field.","action":"Correct the field the message names and send the request again."},
+  WEBHOOK_URL_REFUSED: {"status":[422],"meaning":"A webhook endpoint's URL is not one events may be sent to; outside the sandbox it must be https and resolve to public addresses only (not private, loopback, link-local or metadata ones).","action":"Give a public https URL of your receiver (in the sandbox, http and local addresses are taken too)."},
   WRONG_TOKEN_KIND: {"status":[403],"meaning":"A staff token was sent to a client operation, or a client token to a staff operation.","action":"Call the operation with a token of the kind it is for."},
 } as const satisfies Record<string, { status: readonly number[]; meaning: string; action: string }>;
 

@@ -18,6 +18,7 @@ import { staffAuthHandlers } from './staffAuth/index.js';
 import { staffClaimHandlers } from './staffClaims/index.js';
 import { staffCommissionHandlers } from './staffCommissions/index.js';
 import { staffAuditTrailHandlers } from './staffAuditTrail/index.js';
+import { webhookEndpointHandlers } from './webhookEndpoints/index.js';
 import { staffPaymentHandlers } from './staffPayments/index.js';
 import { staffPolicyClosureHandlers } from './staffPolicyClosures/index.js';
 import { staffSalesHandlers } from './staffSales/index.js';
@@ -61,4 +62,5 @@ export const handlers = {
   ...staffClientsHandlers,
   ...staffCommissionHandlers,
   ...staffAuditTrailHandlers,
+  ...webhookEndpointHandlers,
 };

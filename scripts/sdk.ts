@@ -280,6 +280,8 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'CartItemInput.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
   'CartItemUpdate.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
   'CartItem.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
+  'AuditEvent.before': "the changed fields of a row of any audited table, by their stored names: one map for every entity type",
+  'AuditEvent.after': "the changed fields of a row of any audited table, by their stored names: one map for every entity type",
 };
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
 const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse' };

@@ -6,6 +6,8 @@ import { purgeFinished } from '../platform/jobs/queue.js';
 import { messageDeliveryHandler } from '../platform/messages/delivery.js';
 import { forgetSentCodes } from '../platform/messages/retention.js';
 import { DELIVER_MESSAGE_QUEUE } from '../platform/notifier.js';
+import { DELIVER_WEBHOOK_QUEUE, webhookDeliveryHandler } from '../platform/webhooks/deliveries.js';
+import { addressPolicy, tellEndpointDisabled } from '../domain/integrations/webhook-endpoints.js';
 import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
 
 /** Raises the payments of direct debits due today (server/domain/money/due-debits.ts). */
@@ -23,6 +25,10 @@ export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages'>): Record<string, JobHandler> {
   return {
     [DELIVER_MESSAGE_QUEUE]: messageDeliveryHandler(services.db, services.messages),
+    [DELIVER_WEBHOOK_QUEUE]: webhookDeliveryHandler(services.db, {
+      ...addressPolicy(services),
+      onEndpointDisabled: (scope, endpoint) => tellEndpointDisabled(services, scope, endpoint),
+    }),
     async [DUE_DEBITS_QUEUE](_job, now) {
       const report = await raiseDueDebits(services, now);
       // Mandates that failed were rolled back: failing the job retries them after a backoff.

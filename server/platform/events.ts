@@ -1,4 +1,6 @@
+import { apiVersion } from './openapi.js';
 import type { TransactionScope } from './tenancy.js';
+import { queueDelivery, scheduleDeliveries } from './webhooks/deliveries.js';
 
 /** Who makes a change: a client, a staff member, the system (a job) or a payment provider (its webhook). */
 export type ActorKind = 'client' | 'staff' | 'system' | 'provider';
@@ -21,6 +23,12 @@ export interface BusinessEvent {
   object: { type: string; id: string };
   data: Record<string, unknown>;
   previous?: Record<string, unknown> | null;
+  /** The object as the API answers it now: an event with one is public (listed, and delivered to webhooks). */
+  payload?: Record<string, unknown> | null;
+  /** Delivered to this webhook endpoint alone, whatever the types it takes (a test event); else to every endpoint that takes its type. */
+  onlyTo?: string;
+  /** The event's id when the caller must know it (a test event's delivery is looked up by it); else one is made. */
+  id?: string;
 }
 
 export interface RecordedEvent extends BusinessEvent {
@@ -35,9 +43,13 @@ export interface RecordedEvent extends BusinessEvent {
  */
 export type EventReactions = (scope: TransactionScope, event: RecordedEvent) => Promise<string[]>;
 
-/** Writes the event's row in the scope's transaction and runs what follows it there; answers what followed. */
+/**
+ * Writes the event's row in the scope's transaction, with a delivery to each of the company's
+ * webhook endpoints that takes it when it is public, and runs what follows it there; answers what followed.
+ */
 export async function recordEvent(reactions: EventReactions, scope: TransactionScope, event: BusinessEvent, at: Date) {
   const row = await scope.insertInto('domain_events', {
+    ...(event.id && { id: event.id }),
     type: event.type,
     actor_kind: event.actor.by,
     actor_id: event.actor.id,
@@ -45,7 +57,11 @@ export async function recordEvent(reactions: EventReactions, scope: TransactionS
     object_id: event.object.id,
     data: JSON.stringify(event.data),
     previous: event.previous ? JSON.stringify(event.previous) : null,
+    payload: event.payload ? JSON.stringify(event.payload) : null,
+    api_version: event.payload ? apiVersion() : null,
     created_at: at,
   }).returning('id').executeTakeFirstOrThrow();
+  if (event.onlyTo) await queueDelivery(scope, event.onlyTo, row.id, at);
+  else if (event.payload) await scheduleDeliveries(scope, { id: row.id, type: event.type }, at);
   return reactions(scope, { ...event, id: row.id, tenantId: scope.tenantId, at });
 }

@@ -1,6 +1,7 @@
 import type { Services } from '../../platform/context.js';
 import { recordEvent, type EventActor } from '../../platform/events.js';
 import type { TransactionScope } from '../../platform/tenancy.js';
+import { SNAPSHOTS } from './snapshots.js';
 
 /**
  * The business events one part of the domain records and another reacts to, in the transaction
@@ -13,11 +14,18 @@ export type DomainEvent =
   /** Staff approved a closure request and its policy is CANCELLED: what the policy owed stops. */
   | { type: 'policyClosure.approved'; object: { type: 'policyClosure'; id: string }; data: { policyId: string; policyNo: string; invoiceIds: string[] } }
   /** A client set up a direct debit mandate on a policy: the policy waits for its debits. */
-  | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } };
+  | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } }
+  /** An executive manager asked for a test delivery to one webhook endpoint. */
+  | { type: 'webhookEndpoint.ping'; object: { type: 'webhookEndpoint'; id: string }; data: Record<string, never> };
 
 export type DomainEventType = DomainEvent['type'];
 
-/** Records `event` with who made it, runs what follows it in the same transaction, and answers what followed (in words). */
-export function emit(services: Pick<Services, 'reactions'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date): Promise<string[]> {
-  return recordEvent(services.reactions, scope, { ...event, actor }, at);
+/**
+ * Records `event` with who made it and its object as the API answers it now (delivered to the
+ * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
+ */
+export async function emit(services: Pick<Services, 'reactions'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
+  options: { onlyTo?: string; id?: string } = {}): Promise<string[]> {
+  const payload = await SNAPSHOTS[event.object.type](scope, event.object.id, at);
+  return recordEvent(services.reactions, scope, { ...event, actor, payload: payload as Record<string, unknown>, ...options }, at);
 }

@@ -67,6 +67,7 @@ export const MESSAGE_TEMPLATES = {
   phoneNumberChanged: notice('phone-changed'),
   paymentReceived: notice('payment-received'),
   policyRenewalReminder: notice('policy-renewal-reminder'),
+  webhookEndpointDisabled: notice('webhook-endpoint-disabled'),
 } satisfies Record<string, NamedTemplate>;
 
 export type MessageKind = keyof typeof MESSAGE_TEMPLATES;

@@ -98,6 +98,8 @@ export const COMMISSION_READERS: Grant[] = [
   ...staff({ LEVEL_OFFICER: 'OWN', HEAD_OF_DEPARTMENT: 'DEPARTMENT', BRANCH_MANAGER: 'BRANCH', EXECUTIVE_MANAGER: 'TENANT' }),
 ];
 const COMMISSIONS = 'Whoever sells reads the commission their own sales earned; a head of department reads their department\'s sellers\', a branch manager their branch\'s, an executive manager the whole company\'s (sales made in a client app included).';
+/** Webhook endpoints push every event of the company (clients', payments', claims' data) to a system outside it. */
+const WEBHOOKS = 'Every event of the company (its clients\' profiles, payments and claims) goes to the systems an endpoint names, outside Coverline: choosing them, their secrets and what they receive is for executive managers.';
 
 export const PERMISSIONS: Record<string, Permission> = {
   staffLogout: { grants: everyone(), reason: 'Anyone signed in may end their own session.' },
@@ -205,6 +207,16 @@ export const PERMISSIONS: Record<string, Permission> = {
     grants: EXECUTIVES_ONLY,
     reason: 'The audit trail shows every decision of every staff member, the reviewers of others\' work included: it is read by those accountable for the whole company, executive managers.',
   },
+  // Webhooks: where the company's events (every client's and payment's data) are pushed.
+  listWebhookEndpoints: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  createWebhookEndpoint: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  getWebhookEndpoint: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  updateWebhookEndpoint: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  deleteWebhookEndpoint: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  rotateWebhookEndpointSecret: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  sendWebhookTestEvent: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  listWebhookDeliveries: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  retryWebhookDelivery: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
   sendClientSetUpCode: { grants: CLIENT_KEEPERS, reason: 'Whoever may open a client account may resend its set-up code: the code goes to the client, never to the caller, and staff never choose the password.' },
 };
 

@@ -1,0 +1,28 @@
+import type { TenantScope } from '../../platform/tenancy.js';
+import { directDebitQuery, directDebitColumns, toDirectDebits } from '../money/direct-debit-view.js';
+import { invoiceColumns, toInvoices } from '../money/invoice-view.js';
+import { closureColumns, companyClosures, toPolicyClosure } from '../policies/closures.js';
+import { endpointView } from '../integrations/webhook-endpoint-view.js';
+import type { DomainEvent } from './catalogue.js';
+
+type ObjectType = DomainEvent['object']['type'];
+
+/**
+ * Each event's object as the API answers it (the same view as its own GET), read in the
+ * transaction that records the event: what `data.object` of the event and its webhooks holds.
+ */
+export const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date) => Promise<object> } = {
+  async invoice(scope, id) {
+    const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
+    return (await toInvoices(scope, [row]))[0];
+  },
+  async policyClosure(scope, id) {
+    return toPolicyClosure(await companyClosures(scope).where('policy_closures.id', '=', id).select(closureColumns).executeTakeFirstOrThrow());
+  },
+  async directDebit(scope, id) {
+    const { client_id: clientId } = await scope.selectFrom('direct_debits').select('client_id').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await directDebitQuery(scope, clientId).where('direct_debits.id', '=', id).select(directDebitColumns).executeTakeFirstOrThrow();
+    return (await toDirectDebits(scope, [row]))[0];
+  },
+  webhookEndpoint: (scope, id, at) => endpointView(scope, id, at),
+};
