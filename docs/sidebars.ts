@@ -45,7 +45,7 @@ const SECTIONS: Section[] = [
   { label: 'Claims', folders: ['claims'] },
   { label: 'Direct debits', folders: ['direct_debits'] },
   { label: 'Reference data', folders: ['Insurers', 'countries', 'currencies', 'companies'] },
-  { label: 'Staff', folders: ['staff'], children: [{ label: 'Staff authorization', folders: ['staff/auth'] }, { label: 'Selling for clients', folders: ['staff/sales'] }, { label: 'Payments', folders: ['staff/payments'] }, { label: 'Claims', folders: ['staff/claims'] }, { label: 'Policy closures', folders: ['staff/policy-closures'] }, { label: 'Audit trail', folders: ['staff/audit-events'] }, { label: 'Webhooks', folders: ['staff/webhooks'] }] },
+  { label: 'Staff', folders: ['staff'], children: [{ label: 'Staff authorization', folders: ['staff/auth'] }, { label: 'Selling for clients', folders: ['staff/sales'] }, { label: 'Payments', folders: ['staff/payments'] }, { label: 'Claims', folders: ['staff/claims'] }, { label: 'Policy closures', folders: ['staff/policy-closures'] }, { label: 'Audit trail', folders: ['staff/audit-events'] }, { label: 'Events', folders: ['staff/events'] }, { label: 'Webhooks', folders: ['staff/webhooks'] }] },
   { label: 'Platform operator', folders: ['operator'] },
   { label: 'System', folders: ['system'] },
 ];

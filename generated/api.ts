@@ -1639,6 +1639,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's events
+         * @description The company's business events, newest first: an invoice paid, a policy closure approved, a
+         *     direct debit set up, ... Each is the envelope a webhook delivers (the same `id`, the same
+         *     body): its `type`, when and by whom the change was made, the object it is about and, in
+         *     `data.object`, that object as the API answered it at that moment (`apiVersion` names the
+         *     contract version it is shaped by). An integration that missed deliveries catches up here; one
+         *     that starts reads what it needs. Events the platform keeps for itself are not listed.
+         *
+         *     Filter by `type` (repeat it for several types), `objectId` (one object's events) and
+         *     `createdFrom`/`createdTo` (UTC days); filters combine with AND. Page with `page` or, to walk
+         *     everything once in order, the `after` cursor (`paginator.nextCursor`).
+         *
+         *     Events are kept 30 days: a daily job deletes the older ones.
+         *
+         *     Who may call: executive managers. Events carry every client's and payment's data of the
+         *     company; they are for the company's integrations, which executive managers set up.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of the company's events
+         * @description One business event of the company, by its id (a webhook delivery's `webhook-id`): the same
+         *     envelope the delivery carried, with the object as the API answered it when the change was
+         *     made. Another company's event, an event the platform keeps for itself, and one deleted after
+         *     its 30 days answer 404.
+         *
+         *     Who may call: executive managers. Events carry every client's and payment's data of the
+         *     company; they are for the company's integrations, which executive managers set up.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/companies": {
         parameters: {
             query?: never;
@@ -9171,6 +9231,78 @@ export interface components {
             data: components["schemas"]["WebhookDelivery"][];
         };
         /**
+         * @description A business change, as `GET /staff/events` answers it and as a webhook delivers it (the
+         *     delivery's body is this object). Written in the same database transaction as the change, so
+         *     there is an event exactly when the change committed. `data.object` is the changed object as the
+         *     API answered it at that moment (the same schema as its own `GET`); for a change of fields or
+         *     state, `data.previous` holds the values they had before.
+         */
+        Event: {
+            /**
+             * Format: uuid
+             * @description The event's id: also the `webhook-id` of each delivery of it (the same on every retry, so a receiver can drop repeats).
+             * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+             */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             * @example 2026-11-26T10:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The contract version `data.object` is shaped by (`info.version` then).
+             * @example 1.2
+             */
+            apiVersion: string;
+            /** @description Who made the change: a client, a staff member, the platform on its own (`system`, a job) or a payment provider (its webhook). */
+            actor: {
+                /**
+                 * @example staff
+                 * @enum {string}
+                 */
+                by: "client" | "staff" | "system" | "provider";
+                /**
+                 * @description The client's or staff member's id, the provider's name; null for the system.
+                 * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+                 */
+                id: string | null;
+            };
+            /** @description The object the event is about. */
+            object: {
+                /**
+                 * @description The kind of object (the part of `type` before the dot).
+                 * @example invoice
+                 * @enum {string}
+                 */
+                type: "invoice" | "policyClosure" | "directDebit" | "webhookEndpoint";
+                /**
+                 * Format: uuid
+                 * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+                 */
+                id: string;
+            };
+            data: {
+                /** @description The object as the API answered it when the change was made (an `Invoice`, a `PolicyClosure`, a `DirectDebit`, ...). */
+                object: {
+                    [key: string]: unknown;
+                };
+                /** @description For a change of fields or state, their values before it; null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description One page of events, newest first. */
+        EventPage: components["schemas"]["Pagination"] & {
+            data: components["schemas"]["Event"][];
+        };
+        /** @description One event. */
+        EventResponse: components["schemas"]["ApiResponse"] & {
+            data: components["schemas"]["Event"];
+        };
+        /**
          * @description The line of business a company is licensed for.
          * @example NON_LIFE
          * @enum {string}
@@ -11925,6 +12057,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description No event with this id among the company's events kept for integrators (another company's event, an internal one, or one past its 30 days answers this too). */
+        EventNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The `Operator-Key` header is missing or wrong. An `Api-Key` or a bearer token does not stand in for it. */
         OperatorUnauthorized: {
             headers: {
@@ -12474,6 +12615,23 @@ export interface components {
          * @example 2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b
          */
         WebhookDeliveryId: string;
+        /**
+         * @description Only events of these types: one `type`, or the parameter repeated for several (`type=invoice.paid&type=directDebit.created`); an event of any of them matches.
+         * @example [
+         *       "invoice.paid"
+         *     ]
+         */
+        EventTypeQuery: components["schemas"]["EventType"][];
+        /**
+         * @description Only events about this object (an invoice's, a policy closure's, a direct debit's id): its history as events.
+         * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+         */
+        EventObjectIdQuery: string;
+        /**
+         * @description The event's id (a webhook delivery's `webhook-id`).
+         * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+         */
+        EventId: string;
         /**
          * @description Only companies whose name contains this text, ignoring case.
          * @example Gold Coast
@@ -15473,6 +15631,99 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Rows per page, from 1 to 500.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description The page to return, counted from 1. A page past the last one answers an empty `data` with the paginator filled in. At most 100000.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Keyset (cursor) paging: the page is the `limit` rows that come after the row this cursor names, in the list's order (newest first), however deep it is. Pass the `paginator.nextCursor` of the page before; a list is walked by following `nextCursor` until it is null. The filters still apply (send the same ones on every page). Opaque: do not build or change one (a cursor that is not one the API gave answers 400 `query.after is not a valid cursor`). Not with `page` (400), nor with `usePagination=false`. The `paginator` of such a page still counts the matching rows (`itemsCount`, `pageCount`) and says where the page starts (`offset`, `pagingCounter`; `page` is the page of `limit` rows its first row falls on).
+                 * @example WyIyMDI2LTExLTI1IDE5OjM3OjI2LjEyMzQ1NiswMCIsIjZmMmM0YjJlLTllMWUtNGM3Yy05YjVhLTNkMmQ4ZTFmMGE3YiJd
+                 */
+                after?: components["parameters"]["After"];
+                /**
+                 * @description Only events of these types: one `type`, or the parameter repeated for several (`type=invoice.paid&type=directDebit.created`); an event of any of them matches.
+                 * @example [
+                 *       "invoice.paid"
+                 *     ]
+                 */
+                type?: components["parameters"]["EventTypeQuery"];
+                /**
+                 * @description Only events about this object (an invoice's, a policy closure's, a direct debit's id): its history as events.
+                 * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
+                 */
+                objectId?: components["parameters"]["EventObjectIdQuery"];
+                /**
+                 * @description Created on or after this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-01
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Created on or before this day, UTC (`YYYY-MM-DD` or `DD-MM-YYYY`).
+                 * @example 2026-11-30
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (a webhook delivery's `webhook-id`).
+                 * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                 */
+                id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["StaffUnauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["EventNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -5,6 +5,7 @@ import { claimHandlers } from './claims/index.js';
 import { deliveryAddressHandlers } from './deliveryAddresses/index.js';
 import { directDebitHandlers } from './directDebits/index.js';
 import { documentHandlers } from './documents/index.js';
+import { eventHandlers } from './events/index.js';
 import { invoiceHandlers } from './invoices/index.js';
 import { lookupHandlers } from './lookups/index.js';
 import { operatorHandlers } from './operator/index.js';
@@ -63,4 +64,5 @@ export const handlers = {
   ...staffCommissionHandlers,
   ...staffAuditTrailHandlers,
   ...webhookEndpointHandlers,
+  ...eventHandlers,
 };

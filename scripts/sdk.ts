@@ -280,8 +280,10 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'CartItemInput.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
   'CartItemUpdate.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
   'CartItem.assets': "a cart item's assets are free-form until checkout, which checks them against the policy type's asset schema",
-  'AuditEvent.before': "the changed fields of a row of any audited table, by their stored names: one map for every entity type",
-  'AuditEvent.after': "the changed fields of a row of any audited table, by their stored names: one map for every entity type",
+  'AuditEvent.before': "an audited row's fields before the change, whichever table the row is of (entity.type names it)",
+  'AuditEvent.after': "an audited row's fields after the change, whichever table the row is of (entity.type names it)",
+  'EventData.object': "an event's object as the API answered it, an Invoice, a PolicyClosure, ... (the event's object.type names it)",
+  'EventData.previous': "the changed fields' values before the change, whichever object the event is about",
 };
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
 const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse' };

@@ -1,4 +1,5 @@
 import type { Services } from '../platform/context.js';
+import { pruneEvents } from '../platform/event-retention.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { raiseDueDebits } from '../domain/money/due-debits.js';
 import { runPolicyLifecycle } from '../domain/policies/lifecycle-job.js';
@@ -20,6 +21,8 @@ export const PURGE_JOBS_QUEUE = 'jobs.purge';
 export const FORGET_SENT_CODES_QUEUE = 'messages.forget-codes';
 /** Deletes Idempotency-Keys past their 24 hours. */
 export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
+/** Deletes business events past their 30 days (server/platform/event-retention.ts). */
+export const PRUNE_EVENTS_QUEUE = 'events.prune';
 
 /** Every queue this server runs, and its handler. */
 export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages'>): Record<string, JobHandler> {
@@ -46,6 +49,7 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
     async [PURGE_JOBS_QUEUE](_job, now) { await purgeFinished(services.db, now); },
     async [PURGE_IDEMPOTENCY_KEYS_QUEUE](_job, now) { await purgeExpiredKeys(services.db, now); },
     async [FORGET_SENT_CODES_QUEUE](_job, now) { await forgetSentCodes(services.db, now); },
+    async [PRUNE_EVENTS_QUEUE](_job, now) { await pruneEvents(services.db, now); },
   };
 }
 
@@ -56,6 +60,7 @@ export const RECURRING: readonly Recurring[] = [
   { queue: PURGE_JOBS_QUEUE, everyMs: 24 * 3600_000 },
   { queue: PURGE_IDEMPOTENCY_KEYS_QUEUE, everyMs: 3600_000 },
   { queue: FORGET_SENT_CODES_QUEUE, everyMs: 3600_000 },
+  { queue: PRUNE_EVENTS_QUEUE, everyMs: 24 * 3600_000 },
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */

@@ -17,6 +17,17 @@ export function isoDate(value: string, where: string): string {
   return `${parsed.getFullYear()}-${String(parsed.getMonth() + 1).padStart(2, '0')}-${String(parsed.getDate()).padStart(2, '0')}`;
 }
 
+/**
+ * The list filters `createdFrom` and `createdTo` (UTC days, both included) as one condition on the
+ * timestamp `column`; a 400 naming the parameter for a day that does not exist.
+ */
+export function createdOnDays(column: string, query: { createdFrom?: string; createdTo?: string }) {
+  const at = sql.ref(column);
+  const from = query.createdFrom === undefined ? sql`true` : sql`${at} >= ${isoDate(query.createdFrom, 'query.createdFrom')}::date::timestamp at time zone 'UTC'`;
+  const to = query.createdTo === undefined ? sql`true` : sql`${at} < (${isoDate(query.createdTo, 'query.createdTo')}::date + 1)::timestamp at time zone 'UTC'`;
+  return sql<boolean>`(${from} and ${to})`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a reference is a row's id (random, so unguessable) rather than its sequential number. */

@@ -83,7 +83,7 @@ describe('webhook endpoints: POST/GET/PATCH/DELETE /staff/webhook-endpoints', ()
 
   it('refuses outside the sandbox an http URL and a name resolving to a private or loopback address (422 naming why)', async () => {
     const production = { ...h.app.services, config: { ...h.app.services.config, production: true }, scope: new TenantScope(h.db, h.tenantId) };
-    const refusal = (url: string) => createEndpoint(production, sandboxStaff('exec').id, { url }).then(() => undefined, (error) => ({ status: error.statusCode, code: error.code, message: error.message }));
+    const refusal = (url: string) => createEndpoint(production, sandboxStaff('exec').id, { url, enabled: true }).then(() => undefined, (error) => ({ status: error.statusCode, code: error.code, message: error.message }));
     expect(await refusal('http://hooks.example.com/coverline')).toEqual({ status: 422, code: 'WEBHOOK_URL_REFUSED', message: 'body.url only https URLs are allowed' });
     expect(await refusal('https://localhost/hooks')).toMatchObject({ status: 422, code: 'WEBHOOK_URL_REFUSED', message: expect.stringMatching(/localhost resolves to (127\.0\.0\.1|::1), which is not a public address/) });
     expect(await refusal('https://169.254.169.254/latest/meta-data')).toMatchObject({ code: 'WEBHOOK_URL_REFUSED', message: 'body.url 169.254.169.254 is not a public address' });

@@ -7,7 +7,7 @@ import type { ClientRow } from '../../platform/db/schema.js';
 import { newestFirstPage } from '../../platform/export/listing.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
-import { containsPattern, isoDate } from '../../platform/filters.js';
+import { containsPattern, createdOnDays } from '../../platform/filters.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { contactFor } from '../accounts/account.js';
 import { issueCode } from '../accounts/codes.js';
@@ -92,8 +92,6 @@ async function sendSetPasswordCode(ctx: Pick<HandlerContext, 'clock' | 'config' 
 
 /** One page of the clients within reach, newest first, narrowed by the list's filters. */
 export async function staffClientPage(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: Reacher, query: ListQuery) {
-  const from = query.createdFrom === undefined ? undefined : isoDate(query.createdFrom, 'query.createdFrom');
-  const to = query.createdTo === undefined ? undefined : isoDate(query.createdTo, 'query.createdTo');
   const search = query.search === undefined ? undefined : containsPattern(query.search);
   const name = sql`concat_ws(' ', clients.first_name, clients.other_names, clients.last_name, clients.company_name)`;
   const filtered = clientsInReach(ctx.scope, actor)
@@ -101,8 +99,7 @@ export async function staffClientPage(ctx: Pick<HandlerContext, 'clock' | 'scope
     .$if(query.clientType !== undefined, (qb) => qb.where('clients.type', '=', query.clientType!))
     .$if(query.isActive !== undefined, (qb) => qb.where('clients.is_active', '=', query.isActive!))
     .$if(query.originatingStaffId !== undefined, (qb) => qb.where('clients.originating_staff_id', '=', query.originatingStaffId!))
-    .$if(from !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at >= ${from}::date::timestamp at time zone 'UTC'`))
-    .$if(to !== undefined, (qb) => qb.where(sql<boolean>`clients.created_at < (${to}::date + 1)::timestamp at time zone 'UTC'`));
+    .where(createdOnDays('clients.created_at', query));
   const { rows, paginator } = await newestFirstPage(filtered, filtered.selectAll('clients'), 'clients', { page: query.page!, limit: query.limit!, after: query.after });
   return { data: await toStaffClients(ctx.scope, rows, ctx.clock.now()), paginator };
 }

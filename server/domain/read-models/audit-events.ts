@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { components, operations } from '../../../generated/api.js';
 import type { Db } from '../../platform/db/database.js';
 import { newestFirstPage } from '../../platform/export/listing.js';
-import { isoDate } from '../../platform/filters.js';
+import { createdOnDays } from '../../platform/filters.js';
 import { TenantScope } from '../../platform/tenancy.js';
 import { companyById } from '../companies/rules.js';
 
@@ -21,16 +21,13 @@ const camelFields = (fields: Record<string, unknown> | null) =>
 
 /** One page of a company's audit events, narrowed by the list's filters. */
 export async function auditEventPage(scope: TenantScope, query: AuditQuery): Promise<{ data: AuditEvent[]; paginator: components['schemas']['Paginator'] }> {
-  const from = query.createdFrom === undefined ? undefined : isoDate(query.createdFrom, 'query.createdFrom');
-  const to = query.createdTo === undefined ? undefined : isoDate(query.createdTo, 'query.createdTo');
   const filtered = scope.selectFrom('audit_events')
     .$if(query.actorId !== undefined, (qb) => qb.where('audit_events.actor_id', '=', query.actorId!))
     .$if(query.actorKind !== undefined, (qb) => qb.where('audit_events.actor_kind', '=', query.actorKind!))
     .$if(query.action !== undefined, (qb) => qb.where('audit_events.action', '=', query.action!))
     .$if(query.entityType !== undefined, (qb) => qb.where('audit_events.entity_type', '=', query.entityType!))
     .$if(query.entityId !== undefined, (qb) => qb.where('audit_events.entity_id', '=', query.entityId!))
-    .$if(from !== undefined, (qb) => qb.where(sql<boolean>`audit_events.created_at >= ${from}::date::timestamp at time zone 'UTC'`))
-    .$if(to !== undefined, (qb) => qb.where(sql<boolean>`audit_events.created_at < (${to}::date + 1)::timestamp at time zone 'UTC'`));
+    .where(createdOnDays('audit_events.created_at', query));
   const columns = filtered
     .leftJoin('staff as actor', (join) => join.onRef('actor.id', '=', 'audit_events.actor_id').onRef('actor.tenant_id', '=', 'audit_events.tenant_id'))
     .selectAll('audit_events')

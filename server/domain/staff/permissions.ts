@@ -75,6 +75,7 @@ export const SELLERS: Grant[] = CLIENT_SERVERS.map((grant) => ({ ...grant, premi
 const SELLING = 'Selling is the work of every agent and staff member, for the clients they serve: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s. Setting the premium off the rated price is an underwriting call, allowed within a latitude that grows with seniority.';
 const AT_THE_COUNTER = 'Whoever serves a client may do for it, at the counter, what it does in its app, through the same rules and recorded as theirs: an agent for the clients it brought in, staff for their department\'s, branch\'s or company\'s.';
 const SERVING = 'Whoever serves a client sees its policies, invoices, payments and claims: an agent those of the clients it brought in, staff those of their department\'s, branch\'s or company\'s clients.';
+const EVENTS = 'Events carry every client\'s and payment\'s data of the whole company, as the API answered it: they are for the company\'s integrations, which its executive managers set up.';
 
 /**
  * Products belong to the whole company (or are assigned to it), not to a staff member: every grant
@@ -217,6 +218,8 @@ export const PERMISSIONS: Record<string, Permission> = {
   sendWebhookTestEvent: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
   listWebhookDeliveries: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
   retryWebhookDelivery: { grants: EXECUTIVES_ONLY, reason: WEBHOOKS },
+  listEvents: { grants: EXECUTIVES_ONLY, reason: EVENTS },
+  getEvent: { grants: EXECUTIVES_ONLY, reason: EVENTS },
   sendClientSetUpCode: { grants: CLIENT_KEEPERS, reason: 'Whoever may open a client account may resend its set-up code: the code goes to the client, never to the caller, and staff never choose the password.' },
 };
 

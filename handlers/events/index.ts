@@ -1,0 +1,4 @@
+import { getEvent } from './getEvent.js';
+import { listEvents } from './listEvents.js';
+
+export const eventHandlers = { listEvents, getEvent };
