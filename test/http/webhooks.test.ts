@@ -128,7 +128,7 @@ describe('delivery', () => {
     expect(paidEvents).toHaveLength(1);
     expect(paidEvents[0]).toMatchObject({
       verifiedWith: [0],
-      event: { object: { type: 'invoice', id: policy.invoice.id }, data: { object: { id: policy.invoice.id, status: 'PAID', amountUnpaid: 0 } } },
+      event: { object: { type: 'invoice', id: policy.invoice.id }, data: { object: { id: policy.invoice.id, status: 'FULLY_PAID', amountUnpaid: 0 } } },
     });
     // The same event is listed by GET /staff/events with the same body.
     expect(await deliveries(other.id)).toEqual([]);
