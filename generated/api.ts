@@ -9038,7 +9038,7 @@ export interface components {
          * @example invoice.paid
          * @enum {string}
          */
-        EventType: "invoice.paid" | "policyClosure.approved" | "directDebit.created" | "webhookEndpoint.ping";
+        EventType: "invoice.paid" | "policyClosure.approved" | "directDebit.created" | "transaction.approved" | "transaction.rejected" | "transaction.failed" | "webhookEndpoint.ping";
         /**
          * @description Where the company's events are delivered: an HTTPS URL of the integrator's (outside the sandbox),
          *     the event types it takes, and whether it is enabled. Each delivery is a POST of the `Event`,
@@ -9276,7 +9276,7 @@ export interface components {
                  * @example invoice
                  * @enum {string}
                  */
-                type: "invoice" | "policyClosure" | "directDebit" | "webhookEndpoint";
+                type: "invoice" | "policyClosure" | "directDebit" | "transaction" | "webhookEndpoint";
                 /**
                  * Format: uuid
                  * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b

@@ -15,6 +15,9 @@ export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
   'invoice.paid': [(scope, event) => activatePaidPolicies(scope, event.object.id, event.at)],
   'policyClosure.approved': [(scope, event) => stopBillingClosedPolicy(scope, event.data, event.actor, event.at)],
   'directDebit.created': [(scope, event) => awaitDebits(scope, event.data.policyId, event.at)],
+  'transaction.approved': [],
+  'transaction.rejected': [],
+  'transaction.failed': [],
   'webhookEndpoint.ping': [],
 };
 

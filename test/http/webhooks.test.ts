@@ -130,7 +130,15 @@ describe('delivery', () => {
       verifiedWith: [0],
       event: { object: { type: 'invoice', id: policy.invoice.id }, data: { object: { id: policy.invoice.id, status: 'FULLY_PAID', amountUnpaid: 0 } } },
     });
+    // The payment's own event: approved, with its status before.
+    const approved = receiver.received.filter((r) => r.event.type === 'transaction.approved');
+    expect(approved).toMatchObject([{ verifiedWith: [0], event: {
+      actor: { by: 'staff', id: sandboxStaff('exec').id }, object: { type: 'transaction', id: paid.json().data.id },
+      data: { object: { id: paid.json().data.id, status: 'APPROVED', reviewedBy: { id: sandboxStaff('exec').id } }, previous: { status: 'PENDING_APPROVAL' } },
+    } }]);
     // The same event is listed by GET /staff/events with the same body.
+    const listed = (await call(exec, 'GET', `/staff/events/${paidEvents[0].event.id}`)).json().data;
+    expect(listed).toEqual(paidEvents[0].event);
     expect(await deliveries(other.id)).toEqual([]);
     for (const endpoint of [all, other]) await call(exec, 'DELETE', `/staff/webhook-endpoints/${endpoint.id}`);
   });
@@ -232,7 +240,7 @@ describe('delivery', () => {
       await call(exec, 'POST', `/staff/transactions/${paid.json().data.id}/approve`, { notes: 'Counted' });
       await call(exec, 'POST', `/staff/webhook-endpoints/${ours.id}/test`);
       await deliverAll();
-      expect(receiver.received.map((r) => r.event.type).sort()).toEqual(['invoice.paid', 'webhookEndpoint.ping']);
+      expect(receiver.received.map((r) => r.event.type).sort()).toEqual(['invoice.paid', 'transaction.approved', 'webhookEndpoint.ping']);
       expect(theirs.received).toEqual([]);
       await call(exec, 'DELETE', `/staff/webhook-endpoints/${ours.id}`);
     } finally {

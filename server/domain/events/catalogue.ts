@@ -15,6 +15,8 @@ export type DomainEvent =
   | { type: 'policyClosure.approved'; object: { type: 'policyClosure'; id: string }; data: { policyId: string; policyNo: string; invoiceIds: string[] } }
   /** A client set up a direct debit mandate on a policy: the policy waits for its debits. */
   | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } }
+  /** A payment was confirmed (APPROVED by staff or the provider, or VERIFIED mobile money), REJECTED by staff, or it failed (ERROR, CANCELLED). */
+  | { type: 'transaction.approved' | 'transaction.rejected' | 'transaction.failed'; object: { type: 'transaction'; id: string }; data: Record<string, never> }
   /** An executive manager asked for a test delivery to one webhook endpoint. */
   | { type: 'webhookEndpoint.ping'; object: { type: 'webhookEndpoint'; id: string }; data: Record<string, never> };
 
@@ -25,7 +27,7 @@ export type DomainEventType = DomainEvent['type'];
  * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
  */
 export async function emit(services: Pick<Services, 'reactions'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
-  options: { onlyTo?: string; id?: string } = {}): Promise<string[]> {
+  options: { onlyTo?: string; id?: string; previous?: Record<string, unknown> } = {}): Promise<string[]> {
   const payload = await SNAPSHOTS[event.object.type](scope, event.object.id, at);
   return recordEvent(services.reactions, scope, { ...event, actor, payload: payload as Record<string, unknown>, ...options }, at);
 }

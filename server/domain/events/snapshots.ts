@@ -1,6 +1,7 @@
 import type { TenantScope } from '../../platform/tenancy.js';
 import { directDebitQuery, directDebitColumns, toDirectDebits } from '../money/direct-debit-view.js';
 import { invoiceColumns, toInvoices } from '../money/invoice-view.js';
+import { toTransactions, transactionColumns, transactionQuery } from '../money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from '../policies/closures.js';
 import { endpointView } from '../integrations/webhook-endpoint-view.js';
 import type { DomainEvent } from './catalogue.js';
@@ -23,6 +24,9 @@ export const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at
     const { client_id: clientId } = await scope.selectFrom('direct_debits').select('client_id').where('id', '=', id).executeTakeFirstOrThrow();
     const row = await directDebitQuery(scope, clientId).where('direct_debits.id', '=', id).select(directDebitColumns).executeTakeFirstOrThrow();
     return (await toDirectDebits(scope, [row]))[0];
+  },
+  async transaction(scope, id) {
+    return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()]))[0];
   },
   webhookEndpoint: (scope, id, at) => endpointView(scope, id, at),
 };

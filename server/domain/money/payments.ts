@@ -118,6 +118,8 @@ export interface PaymentOutcome {
   actor: TransactionActor;
   at: Date;
   notes?: string | null;
+  /** A staff member's decision: they are recorded as its reviewer, with their notes, before anyone hears of it. */
+  reviewedBy?: string;
 }
 
 /**
@@ -129,13 +131,18 @@ export interface PaymentOutcome {
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
 export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope,
-  { transactionId, to, actor, at, notes = null }: PaymentOutcome): Promise<boolean> {
+  { transactionId, to, actor, at, notes = null, reviewedBy }: PaymentOutcome): Promise<boolean> {
   const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
   if (!found) return false;
   const invoice = (await lockInvoice(scope, found.invoice_id))!;
   const row = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
   if (row.status === to) return false;
   await moveTransaction(scope, { id: row.id, transactionNo: row.transaction_no, status: row.status }, to, actor, at, notes);
+  if (reviewedBy) {
+    await scope.updateTable('transactions').set({ reviewed_by_staff_id: reviewedBy, reviewed_at: at, review_notes: notes }).where('id', '=', row.id).execute();
+  }
+  const outcome = CONFIRMED.includes(to) ? 'transaction.approved' : to === 'REJECTED' ? 'transaction.rejected' : 'transaction.failed';
+  await emit(services, scope, actor, { type: outcome, object: { type: 'transaction', id: row.id }, data: {} }, at, { previous: { status: row.status } });
 
   const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
   const amount = `${row.currency} ${new Decimal(row.amount).toFixed(2)}`;

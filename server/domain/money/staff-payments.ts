@@ -50,15 +50,14 @@ export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: 
     const what = `Transaction ${payment.transaction_no}`;
     // Refused before any lock is taken when the state read already forbids it.
     assertTransition(TRANSACTION_STATES, what, payment.status, decision.to, 'staff');
-    const moved = await settlePayment(ctx, scope, { transactionId: payment.id, to: decision.to, actor: { by: 'staff', id: actor.staffId }, at: now, notes: decision.notes });
+    const moved = await settlePayment(ctx, scope, {
+      transactionId: payment.id, to: decision.to, actor: { by: 'staff', id: actor.staffId }, at: now, notes: decision.notes, reviewedBy: actor.staffId,
+    });
     if (!moved) {
       // Another decision won meanwhile (under the invoice's lock the payment was already there): the machine's 409.
       const current = await scope.selectFrom('transactions').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow();
       assertTransition(TRANSACTION_STATES, what, current.status, decision.to, 'staff');
     }
-    await scope.updateTable('transactions')
-      .set({ reviewed_by_staff_id: actor.staffId, reviewed_at: now, review_notes: decision.notes })
-      .where('id', '=', payment.id).execute();
   });
   return loadStaffTransaction(ctx.scope, actor, id);
 }
