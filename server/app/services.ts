@@ -13,6 +13,7 @@ import { sandboxProvider, type PaymentProvider } from '../platform/payments/prov
 import { createStorage } from '../platform/storage/index.js';
 import type { EventReactions } from '../platform/events.js';
 import { domainReactions } from '../domain/reactions.js';
+import { domainSnapshots } from '../domain/snapshots.js';
 import type { AccessTokenClaims } from './security.js';
 
 declare module 'fastify' {
@@ -72,6 +73,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     servedContract: documentForReaders(clock.now()),
     credentials,
     reactions: options.reactions ?? domainReactions,
+    eventSnapshots: domainSnapshots,
     signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
   };

@@ -4,7 +4,7 @@ import type { CredentialCache } from './auth/credential-cache.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
-import type { EventReactions } from './events.js';
+import type { EventReactions, EventSnapshots } from './events.js';
 import type { Db } from './db/database.js';
 import type { Notifier } from './notifier.js';
 import type { MessageTransports } from './messages/transport.js';
@@ -75,6 +75,8 @@ export interface Services {
   credentials: CredentialCache;
   /** What follows each business event, in the transaction that recorded it (the domain's reactions, server/domain/reactions.ts). */
   reactions: EventReactions;
+  /** Each public event's object as the API answers it, read in the event's transaction (the domain's views, server/domain/snapshots.ts). */
+  eventSnapshots: EventSnapshots;
   /** Signs an access token for a client of a tenant. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */

@@ -44,6 +44,12 @@ export interface RecordedEvent extends BusinessEvent {
 export type EventReactions = (scope: TransactionScope, event: RecordedEvent) => Promise<string[]>;
 
 /**
+ * An event's object as the API answers it now (the domain's views, wired at the composition
+ * root): what a public event carries in `data.object`.
+ */
+export type EventSnapshots = (scope: TransactionScope, object: { type: string; id: string }, at: Date) => Promise<Record<string, unknown>>;
+
+/**
  * Writes the event's row in the scope's transaction, with a delivery to each of the company's
  * webhook endpoints that takes it when it is public, and runs what follows it there; answers what followed.
  */

@@ -50,7 +50,7 @@ async function newEndpoint(payload: object = {}) {
 }
 const deliveries = async (endpointId: string) => (await call(exec, 'GET', `/staff/webhook-endpoints/${endpointId}/deliveries`)).json().data as any[];
 
-describe('webhook endpoints: POST/GET/PATCH/DELETE /staff/webhook-endpoints', () => {
+describe('createWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint, deleteWebhookEndpoint: /staff/webhook-endpoints', () => {
   it('makes an endpoint with a whsec_ secret shown once; reads, changes and deletes it; the trail records it, secret redacted', async () => {
     const made = await newEndpoint({ eventTypes: ['invoice.paid'] });
     expect(made).toMatchObject({ url: receiver.url, eventTypes: ['invoice.paid'], enabled: true, createdBy: { id: sandboxStaff('exec').id } });

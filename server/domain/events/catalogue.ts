@@ -1,7 +1,6 @@
 import type { Services } from '../../platform/context.js';
 import { recordEvent, type EventActor } from '../../platform/events.js';
 import type { TransactionScope } from '../../platform/tenancy.js';
-import { SNAPSHOTS } from './snapshots.js';
 
 /**
  * The business events one part of the domain records and another reacts to, in the transaction
@@ -26,8 +25,8 @@ export type DomainEventType = DomainEvent['type'];
  * Records `event` with who made it and its object as the API answers it now (delivered to the
  * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
  */
-export async function emit(services: Pick<Services, 'reactions'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
+export async function emit(services: Pick<Services, 'reactions' | 'eventSnapshots'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
   options: { onlyTo?: string; id?: string; previous?: Record<string, unknown> } = {}): Promise<string[]> {
-  const payload = await SNAPSHOTS[event.object.type](scope, event.object.id, at);
-  return recordEvent(services.reactions, scope, { ...event, actor, payload: payload as Record<string, unknown>, ...options }, at);
+  const payload = await services.eventSnapshots(scope, event.object, at);
+  return recordEvent(services.reactions, scope, { ...event, actor, payload, ...options }, at);
 }

@@ -17,7 +17,7 @@ export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWi
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 type Input = components['schemas']['WebhookEndpointInput'];
 type Update = components['schemas']['WebhookEndpointUpdate'];
-type Ctx = Pick<HandlerContext, 'config' | 'clock' | 'scope' | 'reactions'>;
+type Ctx = Pick<HandlerContext, 'config' | 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>;
 
 /**
  * A company's webhook endpoints, kept by its executive managers: where its public events are

@@ -20,7 +20,7 @@ export type DirectDebitCreate = components['schemas']['DirectDebitCreate'];
 export type DirectDebitCancel = components['schemas']['DirectDebitCancel'];
 
 /** What a mandate service needs: the clock, the client's rows, and the notifier to tell the client. */
-type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope' | 'reactions'>;
+type MandateServices = Pick<HandlerContext, 'clock' | 'notifier' | 'scope' | 'reactions' | 'eventSnapshots'>;
 /** Who sets up or cancels a mandate: the client itself, or a staff member for a client within their reach. */
 export type MandateActor = { by: 'client' | 'staff'; id: string };
 

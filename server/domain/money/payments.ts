@@ -130,7 +130,7 @@ export interface PaymentOutcome {
  * reason). Returns false when the
  * payment had already left `from` (a repeated or late event): nothing is changed then.
  */
-export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions'>, scope: TransactionScope,
+export async function settlePayment(services: Pick<Services, 'notifier' | 'reactions' | 'eventSnapshots'>, scope: TransactionScope,
   { transactionId, to, actor, at, notes = null, reviewedBy }: PaymentOutcome): Promise<boolean> {
   const found = await scope.selectFrom('transactions').select('invoice_id').where('id', '=', transactionId).executeTakeFirst();
   if (!found) return false;

@@ -20,7 +20,7 @@ export function providerNamed(services: Pick<Services, 'payments'>, name: string
  * A provider's webhook, its signature already checked over the raw body: the provider it is
  * addressed to (404 unless the configured one) reads the event, which is then processed.
  */
-export async function receiveWebhook(services: Pick<Services, 'db' | 'clock' | 'notifier' | 'payments' | 'reactions'>, providerName: string,
+export async function receiveWebhook(services: Pick<Services, 'db' | 'clock' | 'notifier' | 'payments' | 'reactions' | 'eventSnapshots'>, providerName: string,
   body: unknown): Promise<WebhookAck> {
   const provider = providerNamed(services, providerName);
   if (!provider) throw notFound('Payment provider');
@@ -60,7 +60,7 @@ const OPEN: readonly TransactionStatus[] = ['PENDING_PAYMENT', 'PENDING_VERIFICA
  * late or out-of-order event: ignored) or the event's money differs from the payment's (the payment
  * becomes ERROR). Every event keeps its outcome.
  */
-export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock' | 'notifier' | 'reactions'>, provider: string,
+export async function receivePaymentEvent(services: Pick<Services, 'db' | 'clock' | 'notifier' | 'reactions' | 'eventSnapshots'>, provider: string,
   event: ProviderEvent, payload: unknown): Promise<WebhookAck> {
   const now = services.clock.now();
   const found = await findPaymentByReference(services.db, provider, event.reference);

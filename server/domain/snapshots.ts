@@ -1,18 +1,22 @@
-import type { TenantScope } from '../../platform/tenancy.js';
-import { directDebitQuery, directDebitColumns, toDirectDebits } from '../money/direct-debit-view.js';
-import { invoiceColumns, toInvoices } from '../money/invoice-view.js';
-import { toTransactions, transactionColumns, transactionQuery } from '../money/transaction-view.js';
-import { closureColumns, companyClosures, toPolicyClosure } from '../policies/closures.js';
-import { endpointView } from '../integrations/webhook-endpoint-view.js';
-import type { DomainEvent } from './catalogue.js';
+import type { TenantScope } from '../platform/tenancy.js';
+import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/direct-debit-view.js';
+import { invoiceColumns, toInvoices } from './money/invoice-view.js';
+import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
+import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
+import { endpointView } from './integrations/webhook-endpoint-view.js';
+import type { DomainEvent } from './events/catalogue.js';
+
+import type { EventSnapshots } from '../platform/events.js';
 
 type ObjectType = DomainEvent['object']['type'];
 
 /**
  * Each event's object as the API answers it (the same view as its own GET), read in the
  * transaction that records the event: what `data.object` of the event and its webhooks holds.
+ * Above the domain's folders (as reactions.ts is), since it reads each one's views; wired at the
+ * composition root.
  */
-export const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date) => Promise<object> } = {
+const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date) => Promise<object> } = {
   async invoice(scope, id) {
     const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
     return (await toInvoices(scope, [row]))[0];
@@ -30,3 +34,7 @@ export const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at
   },
   webhookEndpoint: (scope, id, at) => endpointView(scope, id, at),
 };
+
+/** The domain's snapshots, as the services hand them to `emit`. */
+export const domainSnapshots: EventSnapshots = async (scope, object, at) =>
+  (await SNAPSHOTS[object.type as ObjectType](scope, object.id, at)) as Record<string, unknown>;
