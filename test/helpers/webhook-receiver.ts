@@ -1,11 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
+import type { components } from '../../generated/api.js';
 
 /** One delivery as the receiver got it, and whether it verified (with which of the secrets it was given). */
 export interface Received {
   headers: Record<string, string>;
   body: string;
-  event: { id: string; type: string; createdAt: string; apiVersion: string; actor: { by: string; id: string | null }; object: { type: string; id: string }; data: { object: any; previous: any } };
+  /** The body as the contract types it (`Event`). */
+  event: components['schemas']['Event'] & { data: { object: any } };
   /** The secrets (by position in `secrets`) the delivery verified with, as the Standard Webhooks library checks it. */
   verifiedWith: number[];
 }

@@ -48,6 +48,12 @@ async function newEndpoint(payload: object = {}) {
   expect(res.statusCode).toBe(201);
   return res.json().data as { id: string; secret: string; url: string };
 }
+/** An endpoint of the other company (which has no executive manager to make one through the API). */
+const otherCompanyEndpoint = (url: string) => h.db.insertInto('webhook_endpoints').values({
+  tenant_id: h.otherTenantId, url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: null, event_types: null,
+  previous_secret: null, previous_secret_expires_at: null, failing_since: null, disabled_reason: null, created_by_staff_id: null,
+  created_at: h.clock.now(), updated_at: h.clock.now(),
+}).returning('id').executeTakeFirstOrThrow();
 const deliveries = async (endpointId: string) => (await call(exec, 'GET', `/staff/webhook-endpoints/${endpointId}/deliveries`)).json().data as any[];
 
 describe('createWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint, deleteWebhookEndpoint: /staff/webhook-endpoints', () => {
@@ -72,11 +78,7 @@ describe('createWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, updat
     expect((await call(head, 'POST', '/staff/webhook-endpoints', { url: receiver.url })).json().code).toBe('NOT_PERMITTED');
     const { token } = await signUp(h, individualBody());
     expect((await call(token, 'GET', '/staff/webhook-endpoints')).json().code).toBe('WRONG_TOKEN_KIND');
-    const [foreign] = await h.db.insertInto('webhook_endpoints').values({
-      tenant_id: h.otherTenantId, url: 'http://127.0.0.1:9/hooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: null, event_types: null,
-      previous_secret: null, previous_secret_expires_at: null, failing_since: null, disabled_reason: null, created_by_staff_id: null,
-      created_at: h.clock.now(), updated_at: h.clock.now(),
-    }).returning('id').execute();
+    const foreign = await otherCompanyEndpoint('http://127.0.0.1:9/hooks');
     for (const method of ['GET', 'DELETE'] as const) expect((await call(exec, method, `/staff/webhook-endpoints/${foreign.id}`)).statusCode).toBe(404);
     expect((await call(exec, 'POST', `/staff/webhook-endpoints/${foreign.id}/test`)).statusCode).toBe(404);
   });
@@ -228,11 +230,7 @@ describe('delivery', () => {
   it('never delivers one company\'s events to another company\'s endpoint', async () => {
     const theirs = await webhookReceiver();
     try {
-      await h.db.insertInto('webhook_endpoints').values({
-        tenant_id: h.otherTenantId, url: theirs.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: null, event_types: null,
-        previous_secret: null, previous_secret_expires_at: null, failing_since: null, disabled_reason: null, created_by_staff_id: null,
-        created_at: h.clock.now(), updated_at: h.clock.now(),
-      }).execute();
+      await otherCompanyEndpoint(theirs.url);
       const ours = await newEndpoint();
       const { token } = await signUp(h, individualBody());
       const policy = await homePolicy(h, token, productId);
