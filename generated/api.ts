@@ -9038,7 +9038,7 @@ export interface components {
          * @example invoice.paid
          * @enum {string}
          */
-        EventType: "invoice.paid" | "policyClosure.approved" | "directDebit.created" | "transaction.approved" | "transaction.rejected" | "transaction.failed" | "webhookEndpoint.ping";
+        EventType: "client.created" | "client.updated" | "client.deactivated" | "policy.created" | "policy.updated" | "policy.stateChanged" | "policy.renewed" | "policy.cancelled" | "invoice.created" | "invoice.paid" | "invoice.closed" | "transaction.created" | "transaction.approved" | "transaction.rejected" | "transaction.failed" | "directDebit.created" | "directDebit.collected" | "directDebit.failed" | "directDebit.cancelled" | "claim.filed" | "claim.reviewed" | "claim.stageChanged" | "claim.settled" | "claim.closed" | "policyClosure.requested" | "policyClosure.approved" | "policyClosure.rejected" | "product.created" | "product.assigned" | "product.unassigned" | "staff.created" | "staff.deactivated" | "webhookEndpoint.ping";
         /**
          * @description Where the company's events are delivered: an HTTPS URL of the integrator's (outside the sandbox),
          *     the event types it takes, and whether it is enabled. Each delivery is a POST of the `Event`,
@@ -9276,7 +9276,7 @@ export interface components {
                  * @example invoice
                  * @enum {string}
                  */
-                type: "invoice" | "policyClosure" | "directDebit" | "transaction" | "webhookEndpoint";
+                type: "client" | "policy" | "invoice" | "transaction" | "directDebit" | "claim" | "policyClosure" | "product" | "staff" | "webhookEndpoint";
                 /**
                  * Format: uuid
                  * @example 1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b
