@@ -1,10 +1,11 @@
-import type { EventReactions, RecordedEvent } from '../platform/events.js';
+import type { EventReactions, EventServices, RecordedEvent } from '../platform/events.js';
 import type { TransactionScope } from '../platform/tenancy.js';
 import type { DomainEvent, DomainEventType } from './events/catalogue.js';
 import { stopBillingClosedPolicy } from './money/closed-policy-billing.js';
 import { activatePaidPolicies, awaitDebits } from './policies/activation.js';
 
-type Reaction<T extends DomainEventType> = (scope: TransactionScope, event: Extract<DomainEvent, { type: T }> & RecordedEvent) => Promise<string[] | void>;
+type Reaction<T extends DomainEventType> = (scope: TransactionScope, event: Extract<DomainEvent, { type: T }> & RecordedEvent,
+  services: EventServices) => Promise<string[] | void>;
 
 /**
  * What follows each business event, in the transaction that recorded it: the one place where one
@@ -12,9 +13,16 @@ type Reaction<T extends DomainEventType> = (scope: TransactionScope, event: Extr
  * type has a row, an empty one when nothing in the domain follows it yet (webhooks will).
  */
 export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
-  'invoice.paid': [(scope, event) => activatePaidPolicies(scope, event.object.id, event.at)],
+  'policy.created': [],
+  'policy.updated': [],
+  'policy.stateChanged': [],
+  'policy.renewed': [],
+  'policy.cancelled': [],
+  'invoice.paid': [(scope, event, services) => activatePaidPolicies(services, scope, event.object.id, event.at)],
+  'policyClosure.requested': [],
   'policyClosure.approved': [(scope, event) => stopBillingClosedPolicy(scope, event.data, event.actor, event.at)],
-  'directDebit.created': [(scope, event) => awaitDebits(scope, event.data.policyId, event.at)],
+  'policyClosure.rejected': [],
+  'directDebit.created': [(scope, event, services) => awaitDebits(services, scope, event.data.policyId, event.at)],
   'transaction.approved': [],
   'transaction.rejected': [],
   'transaction.failed': [],
@@ -22,10 +30,10 @@ export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
 };
 
 /** Runs the reactions to an event in order and answers what they did, in words. */
-export const domainReactions: EventReactions = async (scope, event) => {
+export const domainReactions: EventReactions = async (scope, event, services) => {
   const followed: string[] = [];
   for (const react of REACTIONS[event.type as DomainEventType] as Reaction<DomainEventType>[]) {
-    followed.push(...((await react(scope, event as Extract<DomainEvent, { type: DomainEventType }> & RecordedEvent)) ?? []));
+    followed.push(...((await react(scope, event as Extract<DomainEvent, { type: DomainEventType }> & RecordedEvent, services)) ?? []));
   }
   return followed;
 };

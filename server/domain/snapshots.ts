@@ -3,6 +3,7 @@ import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/di
 import { invoiceColumns, toInvoices } from './money/invoice-view.js';
 import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
+import { companyPolicy } from './policies/view.js';
 import { endpointView } from './integrations/webhook-endpoint-view.js';
 import type { DomainEvent } from './events/catalogue.js';
 
@@ -17,6 +18,7 @@ type ObjectType = DomainEvent['object']['type'];
  * composition root.
  */
 const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date) => Promise<object> } = {
+  policy: (scope, id) => companyPolicy(scope, id),
   async invoice(scope, id) {
     const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
     return (await toInvoices(scope, [row]))[0];

@@ -39,9 +39,10 @@ export interface RecordedEvent extends BusinessEvent {
 
 /**
  * What follows an event, run inside the transaction that recorded it (the domain's reactions,
- * wired at the composition root): answers what it did, in words a notice can repeat.
+ * wired at the composition root): answers what it did, in words a notice can repeat. It is handed
+ * the services that recorded the event, so a change it makes records its own events there too.
  */
-export type EventReactions = (scope: TransactionScope, event: RecordedEvent) => Promise<string[]>;
+export type EventReactions = (scope: TransactionScope, event: RecordedEvent, services: EventServices) => Promise<string[]>;
 
 /**
  * An event's object as the API answers it now (the domain's views, wired at the composition
@@ -49,11 +50,17 @@ export type EventReactions = (scope: TransactionScope, event: RecordedEvent) => 
  */
 export type EventSnapshots = (scope: TransactionScope, object: { type: string; id: string }, at: Date) => Promise<Record<string, unknown>>;
 
+/** What recording an event uses: what follows it, and its object as the API answers it. */
+export interface EventServices {
+  reactions: EventReactions;
+  eventSnapshots: EventSnapshots;
+}
+
 /**
  * Writes the event's row in the scope's transaction, with a delivery to each of the company's
  * webhook endpoints that takes it when it is public, and runs what follows it there; answers what followed.
  */
-export async function recordEvent(reactions: EventReactions, scope: TransactionScope, event: BusinessEvent, at: Date) {
+export async function recordEvent(services: EventServices, scope: TransactionScope, event: BusinessEvent, at: Date) {
   const row = await scope.insertInto('domain_events', {
     ...(event.id && { id: event.id }),
     type: event.type,
@@ -69,5 +76,5 @@ export async function recordEvent(reactions: EventReactions, scope: TransactionS
   }).returning('id').executeTakeFirstOrThrow();
   if (event.onlyTo) await queueDelivery(scope, event.onlyTo, row.id, at);
   else if (event.payload) await scheduleDeliveries(scope, { id: row.id, type: event.type }, at);
-  return reactions(scope, { ...event, id: row.id, tenantId: scope.tenantId, at });
+  return services.reactions(scope, { ...event, id: row.id, tenantId: scope.tenantId, at }, services);
 }

@@ -1,7 +1,7 @@
 import { individualBody, onlineProductId, plusDays, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { sandboxStaff, staffSession } from '../helpers/staff.js';
-import { recordEvent, type EventReactions } from '../../server/platform/events.js';
+import { recordEvent, type EventReactions, type EventServices } from '../../server/platform/events.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
 
 /**
@@ -93,9 +93,9 @@ describe('approvePolicyClosure records policyClosure.approved, and the money sid
     const exec = (await staffSession(h, 'exec')).token;
     expect((await h.call({ method: 'POST', url: `/api/v1/staff/policy-closures/${closureId}/approve`, token: exec, payload: {} })).statusCode).toBe(200);
 
-    expect(await eventsOf(closureId)).toEqual([expect.objectContaining({
+    expect((await eventsOf(closureId)).filter((event) => event.type === 'policyClosure.approved')).toEqual([expect.objectContaining({
       type: 'policyClosure.approved', actor_kind: 'staff', actor_id: sandboxStaff('exec').id, object_type: 'policyClosure',
-      data: { policyId: client.policyId, policyNo: expect.any(String), invoiceIds: [client.invoiceId] },
+      data: { policyId: client.policyId, policyNo: expect.any(String), invoiceIds: [client.invoiceId] }, previous: { status: 'PENDING_REVIEW' },
     })]);
     expect(await stateOf(client.policyId)).toBe('CANCELLED');
     const invoice = await h.db.selectFrom('invoices').select(['voided_at', 'void_reason']).where('id', '=', client.invoiceId).executeTakeFirstOrThrow();
@@ -112,11 +112,13 @@ describe('approvePolicyClosure records policyClosure.approved, and the money sid
 describe('recordEvent', () => {
   const event = (objectId: string) => ({ type: 'invoice.paid', actor: { by: 'system' as const, id: null }, object: { type: 'invoice', id: objectId }, data: {} });
   const objectId = () => crypto.randomUUID();
+  /** The app's services recording events, with these reactions. */
+  const reacting = (reactions: EventReactions): EventServices => ({ reactions, eventSnapshots: h.app.services.eventSnapshots });
 
   test('answers what each reaction did, in order, and keeps the row', async () => {
     const id = objectId();
     const reactions: EventReactions = async (_scope, recorded) => [`first saw ${recorded.type}`, `then ${recorded.object.id}`];
-    const followed = await new TenantScope(h.db, h.tenantId).transaction((scope) => recordEvent(reactions, scope, event(id), new Date()));
+    const followed = await new TenantScope(h.db, h.tenantId).transaction((scope) => recordEvent(reacting(reactions), scope, event(id), new Date()));
     expect(followed).toEqual(['first saw invoice.paid', `then ${id}`]);
     expect(await eventsOf(id)).toHaveLength(1);
   });
@@ -126,8 +128,8 @@ describe('recordEvent', () => {
     const quiet: EventReactions = async () => [];
     const failing: EventReactions = async () => { throw new Error('reaction failed'); };
     await expect(new TenantScope(h.db, h.tenantId).transaction(async (scope) => {
-      await recordEvent(quiet, scope, event(before), new Date());
-      return recordEvent(failing, scope, event(failed), new Date());
+      await recordEvent(reacting(quiet), scope, event(before), new Date());
+      return recordEvent(reacting(failing), scope, event(failed), new Date());
     })).rejects.toThrow('reaction failed');
     expect(await eventsOf(before)).toEqual([]);
     expect(await eventsOf(failed)).toEqual([]);

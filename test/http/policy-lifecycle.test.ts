@@ -314,7 +314,7 @@ describe('the policy lifecycle job', () => {
       if (message.recipient === bad.account.email) throw new Error('mail server down');
       await h.app.services.notifier.send(scope, message as never);
     } };
-    const report = await runPolicyLifecycle({ db: h.db, notifier: unreachable }, h.clock.now(), 30);
+    const report = await runPolicyLifecycle({ ...h.app.services, notifier: unreachable }, h.clock.now(), 30);
     expect(report.failed).toEqual([{ policyId: policies[1].id, step: 'remind', error: 'mail server down' }]);
     const reminded = await h.db.selectFrom('policy_renewal_reminders').select('policy_id').where('policy_id', 'in', policies.map((p) => p.id)).execute();
     expect(reminded).toEqual([{ policy_id: policies[0].id }]);

@@ -4,7 +4,7 @@ import type { HandlerContext } from '../../platform/context.js';
 import { ApiError, badRequest, conflict } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
-import { CLIENT_SELLS, staffOf, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
+import { announcePolicy, CLIENT_SELLS, staffOf, writePolicy, type PreparedPolicy, type Seller } from '../policies/issue.js';
 import { loadPolicies } from '../policies/view.js';
 import type { StateActor } from '../states/policy.js';
 import { cartItemColumns, itemRoot, prepareItem, type CartItemRow } from './items.js';
@@ -16,9 +16,10 @@ export type CartCheckout = components['schemas']['CartCheckout'];
  * Buys a client's cart (or the items named in `itemIds`) in one transaction: the items are
  * locked, each checked as a create body of its policy type and priced (nothing is written until
  * every item passes), then each becomes a `PROCESSING` policy through the policy engine, one
- * invoice bills them all, the items leave the cart and the client is told once. Any failure rolls
- * everything back: no policy, no invoice, the cart as it was. `actor` records who made the policies;
- * `seller` is the client itself, or staff buying the cart for it.
+ * invoice bills them all (then each policy's `policy.created` is recorded), the items leave the
+ * cart and the client is told once. Any failure rolls everything back: no policy, no invoice, no
+ * event, the cart as it was. `actor` records who made the policies; `seller` is the client itself,
+ * or staff buying the cart for it.
  */
 export async function buyCart(
   ctx: HandlerContext, clientId: string, itemIds: string[] | undefined, actor: StateActor, seller: Seller = CLIENT_SELLS,
@@ -37,6 +38,7 @@ export async function buyCart(
     const invoice = await raiseInvoice(scope, {
       clientId, currency: first.body.currency, exchangeRate: first.exchangeRate, policies: billed, createdByStaffId: staffOf(seller),
     }, first.today.date, now);
+    for (const [i, policy] of billed.entries()) await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: prepared[i].body.oldPolicyId }, actor, now);
     await scope.deleteFrom('cart_items').where('client_id', '=', clientId).where('id', 'in', rows.map((row) => row.id)).execute();
     await notifyCheckout(ctx, scope, clientId, billed, invoice, first.body.currency);
     return { policyIds: billed.map((policy) => policy.id), invoiceId: invoice.id };

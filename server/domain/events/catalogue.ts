@@ -1,5 +1,5 @@
-import type { Services } from '../../platform/context.js';
-import { recordEvent, type EventActor } from '../../platform/events.js';
+import type { PolicyState } from '../../platform/db/schema.js';
+import { recordEvent, type EventActor, type EventServices } from '../../platform/events.js';
 import type { TransactionScope } from '../../platform/tenancy.js';
 
 /**
@@ -8,10 +8,24 @@ import type { TransactionScope } from '../../platform/tenancy.js';
  * and carries the facts a reaction needs, so no reaction reads back through the emitter's folder.
  */
 export type DomainEvent =
+  /** A policy was written: bought by its client (alone or in a cart checkout) or sold by staff, once billed. */
+  | { type: 'policy.created'; object: { type: 'policy'; id: string }; data: Record<string, never> }
+  /** A client changed its policy's details or cover (`previous`: the fields that changed). */
+  | { type: 'policy.updated'; object: { type: 'policy'; id: string }; data: Record<string, never> }
+  /** A policy moved from one state to another (`movePolicy`, the one place that moves them). */
+  | { type: 'policy.stateChanged'; object: { type: 'policy'; id: string }; data: { from: PolicyState; to: PolicyState } }
+  /** A policy renewing another was written (besides its `policy.created`): the object is the renewal. */
+  | { type: 'policy.renewed'; object: { type: 'policy'; id: string }; data: { oldPolicyId: string } }
+  /** A policy became CANCELLED (besides its `policy.stateChanged`). */
+  | { type: 'policy.cancelled'; object: { type: 'policy'; id: string }; data: { from: PolicyState } }
   /** Confirmed money now covers the invoice: the policies it bills move on. */
   | { type: 'invoice.paid'; object: { type: 'invoice'; id: string }; data: { invoiceNo: string } }
+  /** A client (or staff at the counter, for it) asked to close one of its policies. */
+  | { type: 'policyClosure.requested'; object: { type: 'policyClosure'; id: string }; data: Record<string, never> }
   /** Staff approved a closure request and its policy is CANCELLED: what the policy owed stops. */
   | { type: 'policyClosure.approved'; object: { type: 'policyClosure'; id: string }; data: { policyId: string; policyNo: string; invoiceIds: string[] } }
+  /** Staff rejected a closure request: the policy carries on. */
+  | { type: 'policyClosure.rejected'; object: { type: 'policyClosure'; id: string }; data: Record<string, never> }
   /** A client set up a direct debit mandate on a policy: the policy waits for its debits. */
   | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } }
   /** A payment was confirmed (APPROVED by staff or the provider, or VERIFIED mobile money), REJECTED by staff, or it failed (ERROR, CANCELLED). */
@@ -25,8 +39,8 @@ export type DomainEventType = DomainEvent['type'];
  * Records `event` with who made it and its object as the API answers it now (delivered to the
  * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
  */
-export async function emit(services: Pick<Services, 'reactions' | 'eventSnapshots'>, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
+export async function emit(services: EventServices, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
   options: { onlyTo?: string; id?: string; previous?: Record<string, unknown> } = {}): Promise<string[]> {
   const payload = await services.eventSnapshots(scope, event.object, at);
-  return recordEvent(services.reactions, scope, { ...event, actor, payload, ...options }, at);
+  return recordEvent(services, scope, { ...event, actor, payload, ...options }, at);
 }

@@ -52,10 +52,10 @@ export async function approveClosure(ctx: HandlerContext, actor: StaffActor, id:
     const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state']).where('id', '=', closure.policy_id)
       .forUpdate().executeTakeFirstOrThrow();
     const by = { by: 'staff', id: actor.staffId } as const;
-    await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, 'CANCELLED', by, now, CLOSED_NOTE);
+    await movePolicy(ctx, scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, 'CANCELLED', by, now, CLOSED_NOTE);
     const outcomes = await emit(ctx, scope, by, {
       type: 'policyClosure.approved', object: { type: 'policyClosure', id: closure.id }, data: { policyId: policy.id, policyNo: policy.policy_no, invoiceIds },
-    }, now);
+    }, now, { previous: { status: closure.status } });
 
     await notifyClient(ctx, scope, closure.client_id, {
       title: `Closure of policy ${policy.policy_no} approved`,
@@ -68,13 +68,18 @@ export async function approveClosure(ctx: HandlerContext, actor: StaffActor, id:
   return staffClosure(ctx.scope, actor, id);
 }
 
-/** Rejects a request `PENDING_REVIEW` with the caller's reason (kept as the review notes); the policy is left as it is. The client is told why. */
+/**
+ * Rejects a request `PENDING_REVIEW` with the caller's reason (kept as the review notes), recorded
+ * as `policyClosure.rejected`; the policy is left as it is. The client is told why.
+ */
 export async function rejectClosure(ctx: HandlerContext, actor: StaffActor, id: string, body: PolicyClosureRejection): Promise<PolicyClosure> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
     const closure = await reachableClosure(scope, actor, id, { lock: true });
     await moveClosure(scope, { id: closure.id, policyNo: closure.policy_no, status: closure.status }, 'REJECTED',
       { staffId: actor.staffId, at: now, notes: body.reason });
+    await emit(ctx, scope, { by: 'staff', id: actor.staffId }, { type: 'policyClosure.rejected', object: { type: 'policyClosure', id: closure.id }, data: {} },
+      now, { previous: { status: closure.status } });
     await notifyClient(ctx, scope, closure.client_id, {
       title: `Closure of policy ${closure.policy_no} rejected`,
       body: `Your request to close policy ${closure.policy_no} was not approved: ${body.reason}. The policy carries on as before.`,

@@ -11,15 +11,16 @@ import {
 import { ownPolicyRow, type PolicyRow } from './view.js';
 import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
+import { emit } from '../events/catalogue.js';
 
 export type PolicyClosureRequest = components['schemas']['PolicyClosureRequest'];
 export type PolicyClosureUpdate = components['schemas']['PolicyClosureUpdate'];
 
 /**
- * Records a request to close one of a client's policies, for staff to review, and tells the
- * client. The policy row is locked for the check and the insert, so two requests for one policy
- * cannot both be pending. The request is the client's; a staff `actor` (asking for it at the
- * counter) is recorded as who asked.
+ * Records a request to close one of a client's policies, for staff to review (`policyClosure.requested`),
+ * and tells the client. The policy row is locked for the check and the insert, so two requests for
+ * one policy cannot both be pending. The request is the client's; a staff `actor` (asking for it at
+ * the counter) is recorded as who asked.
  */
 export async function requestClosure(ctx: HandlerContext, clientId: string, body: PolicyClosureRequest, actor: StateActor): Promise<PolicyClosure> {
   const now = ctx.clock.now();
@@ -42,6 +43,7 @@ export async function requestClosure(ctx: HandlerContext, clientId: string, body
       created_at: now,
       updated_at: now,
     }).returning('id').executeTakeFirstOrThrow());
+    await emit(ctx, scope, actor, { type: 'policyClosure.requested', object: { type: 'policyClosure', id: closure.id }, data: {} }, now);
 
     await notifyClient(ctx, scope, clientId, {
       title: `Closure of policy ${policy.policy_no} requested`,

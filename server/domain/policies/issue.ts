@@ -12,6 +12,8 @@ import { checkTerm, type Asset } from './rules.js';
 import { loadPolicy, type Policy } from './view.js';
 import { todayOf, type Today } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
+import { emit } from '../events/catalogue.js';
+import type { EventServices } from '../../platform/events.js';
 
 export type PolicyCreateRequest = components['schemas']['PolicyCreateRequest'];
 
@@ -121,7 +123,10 @@ export async function preparePolicy(
 }
 
 export interface WriteOptions {
-  /** Raise the policy's own invoice when it asks for one (the default); a cart checkout bills its policies on one invoice instead. */
+  /**
+   * Raise the policy's own invoice when it asks for one, then record its events (the default); a
+   * cart checkout bills its policies on one invoice instead, and records their events then (`announcePolicy`).
+   */
   ownInvoice?: boolean;
   /** Tell the client (the default); a cart checkout tells it once for all its policies. */
   notify?: boolean;
@@ -173,8 +178,11 @@ export async function writePolicy(
   await writeAssets(scope, policy.id, assets, rating.assetPremiums, { isNew: true });
   await recordInitialState(scope, policy.id, state, actor, now);
   const billed = { id: policy.id, policyNo, premium: rating.premium };
-  if (generateInvoice && ownInvoice) {
-    await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller) }, today.date, now);
+  if (ownInvoice) {
+    if (generateInvoice) {
+      await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller) }, today.date, now);
+    }
+    await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
   }
   if (notify) {
     await notifyClient(ctx, scope, clientId, {
@@ -185,6 +193,18 @@ export async function writePolicy(
     });
   }
   return billed;
+}
+
+/**
+ * Records a written policy's events once it is billed as it will be (its invoice raised, or none
+ * asked for), so its `data.object` is the policy as its GET then answers: `policy.created`, and
+ * `policy.renewed` when it renews another (`oldPolicyId`: the renewal endpoint, or a RENEWAL body naming it).
+ */
+export async function announcePolicy(services: EventServices, scope: TransactionScope, policy: { id: string; oldPolicyId?: string },
+  actor: StateActor, at: Date) {
+  const object = { type: 'policy', id: policy.id } as const;
+  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at);
+  if (policy.oldPolicyId !== undefined) await emit(services, scope, actor, { type: 'policy.renewed', object, data: { oldPolicyId: policy.oldPolicyId } }, at);
 }
 
 /**

@@ -9,8 +9,8 @@ import { unpaidInvoicesOf } from './lifecycle.js';
 import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
 
-/** What the lifecycle job needs: the database and the notifier. */
-export type LifecycleServices = Pick<Services, 'db' | 'notifier'>;
+/** What the lifecycle job needs: the database, the notifier, and what recording each move's events uses. */
+export type LifecycleServices = Pick<Services, 'db' | 'notifier' | 'reactions' | 'eventSnapshots'>;
 
 export interface LifecycleReport {
   /** INACTIVE policies whose start date came: now ACTIVE. */
@@ -43,9 +43,9 @@ const BATCH = 100;
  *    `policy_renewal_reminders` in the notification's transaction.
  *
  * Each policy is handled in a small transaction of its own under its tenant's scope, by `system`
- * through `movePolicy`; the client hears of each move. Safe to run twice and on several instances:
- * a move another run made first loses movePolicy's conditional update (STATE_CHANGED: skipped),
- * and the reminders' unique key lets one insert win. A policy that fails is reported and the
+ * through `movePolicy` (which records `policy.stateChanged`); the client hears of each move. Safe
+ * to run twice and on several instances: a move another run made first loses movePolicy's
+ * conditional update (STATE_CHANGED: skipped), and the reminders' unique key lets one insert win. A policy that fails is reported and the
  * others go on; the caller fails the job so it is retried.
  */
 export async function runPolicyLifecycle(services: LifecycleServices, now: Date, renewalReminderDays: number): Promise<LifecycleReport> {
@@ -135,7 +135,7 @@ async function move(services: LifecycleServices, ref: Ref, { from, to, now, note
       const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'client_id']).where('id', '=', ref.id)
         .forUpdate().executeTakeFirst();
       if (!policy || policy.state !== from || !(await ready(scope))) return 'skipped';
-      await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: from }, to, { by: 'system', id: null }, now, notes);
+      await movePolicy(services, scope, { id: policy.id, policyNo: policy.policy_no, state: from }, to, { by: 'system', id: null }, now, notes);
       await notifyClient(services, scope, policy.client_id, {
         title: `Policy ${policy.policy_no} is now ${to}`, body: MOVED[to]!(policy.policy_no), entity: { name: 'policy', id: policy.id },
       });

@@ -10,8 +10,11 @@ import { FLEET_DISCOUNT_TYPES, kindOf } from './kinds/index.js';
 import { checkAssetShapes, priceCover } from './reprice.js';
 import { checkTerm, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
-import { assetsToReprice, loadPolicy, ownPolicyRow, type Policy, type PolicyRow } from './view.js';
+import { assetsToReprice, companyPolicy, loadPolicy, ownPolicyRow, type Policy, type PolicyRow } from './view.js';
 import { todayOf, type Today } from '../../platform/clock.js';
+import type { EventServices } from '../../platform/events.js';
+import { emit } from '../events/catalogue.js';
+import { changedFields } from '../events/changes.js';
 
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 
@@ -24,9 +27,11 @@ const COVER_FIELDS = ['startDate', 'endDate', 'assets', 'coverType', 'fleetDisco
 /**
  * Changes a client's policy as its state allows. Cover changes price it again and move the unpaid
  * invoice to the new premium; `generateInvoice: true` raises a draft's invoice. One transaction,
- * with the policy row locked, so a payment cannot slip in between the check and the change.
+ * with the policy row locked, so a payment cannot slip in between the check and the change; in it
+ * `policy.updated` with the fields that changed (none: no event), before the draft's move to PROCESSING.
  */
-export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, policyId: string, body: PolicyUpdate, actor: StateActor): Promise<Policy> {
+export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>, clientId: string, policyId: string,
+  body: PolicyUpdate, actor: StateActor): Promise<Policy> {
   const now = ctx.clock.now();
   const today = todayOf(now);
   const coverChanges = COVER_FIELDS.filter((field) => body[field] !== undefined).length > 0;
@@ -34,6 +39,7 @@ export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>,
   await ctx.scope.transaction(async (scope) => {
     const policy = await ownPolicyRow(scope, policyId, clientId, { lock: true });
     assertChangeable(policy, body, coverChanges);
+    const before = await companyPolicy(scope, policy.id);
     const changes: Record<string, unknown> = { updated_at: now, ...detailChanges(body) };
     let premium = new Decimal(policy.premium);
     if (coverChanges) {
@@ -42,7 +48,9 @@ export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>,
       premium = cover.premium;
     }
     await scope.updateTable('policies').set(changes).where('id', '=', policy.id).execute();
-    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(scope, { clientId, policy, premium, actor, today, now });
+    const previous = changedFields(before, await companyPolicy(scope, policy.id));
+    if (previous) await emit(ctx, scope, actor, { type: 'policy.updated', object: { type: 'policy', id: policy.id }, data: {} }, now, { previous });
+    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(ctx, scope, { clientId, policy, premium, actor, today, now });
   });
   return loadPolicy(ctx.scope, policyId, clientId);
 }
@@ -115,13 +123,13 @@ interface DraftToInvoice {
  * PROCESSING, or raising its invoice): it is raised (by the staff member, when one asked), and
  * the policy moves to PROCESSING. Answers the invoice.
  */
-export async function invoiceDraft(scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
+export async function invoiceDraft(services: EventServices, scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
   const invoice = await raiseInvoice(scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
     createdByStaffId: actor.by === 'staff' ? actor.id : null, description,
   }, today.date, now);
-  await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
+  await movePolicy(services, scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
   return invoice;
 }
 

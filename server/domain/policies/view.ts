@@ -172,6 +172,15 @@ export async function assetsOf(scope: TenantScope, policyIds: string[]): Promise
 export const ownPolicyRow = (scope: TenantScope, id: string, clientId: string, options: { lock?: boolean } = {}): Promise<PolicyRow> =>
   ownRow(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId)), 'policies', id, 'Policy', options);
 
+/**
+ * A policy of the company as staff read it (`GET /staff/policies/{id}`, reach aside), with its
+ * assets: its events' `data.object`, and what an update compares to say what changed.
+ */
+export async function companyPolicy(scope: TenantScope, id: string): Promise<Policy> {
+  const row = await withPolicyColumns(policyQuery(scope).where('policies.id', '=', id)).executeTakeFirstOrThrow();
+  return toPolicy(row, (await assetsOf(scope, [id])).get(id));
+}
+
 /** A stored policy's assets as a caller would send them again (no ids, no prices), to price anew. */
 export async function assetsToReprice(scope: TenantScope, policyId: string): Promise<Record<string, unknown>[]> {
   return (await assetsOf(scope, [policyId])).get(policyId)!.map(({ id: _id, premium: _premium, ...asset }) => asset);

@@ -1,5 +1,7 @@
 import type { PolicyState } from '../../platform/db/schema.js';
 import { conflict } from '../../platform/errors.js';
+import type { EventServices } from '../../platform/events.js';
+import { emit } from '../events/catalogue.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { assertTransition, type Machine, type Mover } from './machine.js';
 
@@ -42,11 +44,13 @@ export async function recordInitialState(scope: TransactionScope, policyId: stri
 
 /**
  * Moves a policy from `from` to `to` if the machine allows it for this actor, and records the
- * change; the update only applies if the policy is still in `from` (so two racing moves cannot
- * both win).
+ * change: its history row and, in the same transaction, `policy.stateChanged` (and
+ * `policy.cancelled` when it is cancelled), `previous` its state before. Every move of a policy
+ * goes through here, so none goes without its events. The update only applies if the policy is
+ * still in `from` (so two racing moves cannot both win).
  */
-export async function movePolicy(scope: TransactionScope, policy: { id: string; policyNo: string; state: PolicyState }, to: PolicyState,
-  actor: StateActor, at: Date, notes: string | null = null): Promise<void> {
+export async function movePolicy(services: EventServices, scope: TransactionScope, policy: { id: string; policyNo: string; state: PolicyState },
+  to: PolicyState, actor: StateActor, at: Date, notes: string | null = null): Promise<void> {
   assertTransition(POLICY_STATES, `Policy ${policy.policyNo}`, policy.state, to, actor.by);
   const moved = await scope.updateTable('policies').set({ state: to, updated_at: at })
     .where('id', '=', policy.id).where('state', '=', policy.state).executeTakeFirst();
@@ -54,4 +58,8 @@ export async function movePolicy(scope: TransactionScope, policy: { id: string; 
   await scope.insertInto('policy_state_changes', {
     policy_id: policy.id, from_state: policy.state, to_state: to, actor_kind: actor.by, actor_id: actor.id, notes, created_at: at,
   }).execute();
+  const object = { type: 'policy', id: policy.id } as const;
+  const previous = { state: policy.state };
+  await emit(services, scope, actor, { type: 'policy.stateChanged', object, data: { from: policy.state, to } }, at, { previous });
+  if (to === 'CANCELLED') await emit(services, scope, actor, { type: 'policy.cancelled', object, data: { from: policy.state } }, at, { previous });
 }
