@@ -12,12 +12,20 @@ type Reaction<T extends DomainEventType> = (scope: TransactionScope, event: Extr
  * type has a row, an empty one when nothing in the domain follows it yet (webhooks will).
  */
 export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
+  'client.created': [],
+  'client.updated': [],
+  'client.deactivated': [],
   'invoice.paid': [(scope, event) => activatePaidPolicies(scope, event.object.id, event.at)],
   'policyClosure.approved': [(scope, event) => stopBillingClosedPolicy(scope, event.data, event.actor, event.at)],
   'directDebit.created': [(scope, event) => awaitDebits(scope, event.data.policyId, event.at)],
   'transaction.approved': [],
   'transaction.rejected': [],
   'transaction.failed': [],
+  'product.created': [],
+  'product.assigned': [],
+  'product.unassigned': [],
+  'staff.created': [],
+  'staff.deactivated': [],
   'webhookEndpoint.ping': [],
 };
 
