@@ -10,6 +10,8 @@ import { ApiError } from '../server/platform/errors.js';
 import type { Part } from '../server/platform/files.js';
 import { outboxNotifier } from '../server/platform/notifier.js';
 import { createStorage } from '../server/platform/storage/index.js';
+import { domainReactions } from '../server/domain/reactions.js';
+import { domainSnapshots } from '../server/domain/snapshots.js';
 
 /**
  * What `npm run company:create` and `company:update` share: the command-line options of a
@@ -89,7 +91,10 @@ export async function withServices<T>(work: (services: CompanyServices) => Promi
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(database.db);
-    return await work({ config, db: database.db, clock: systemClock, notifier: outboxNotifier(systemClock), storage: createStorage(config) });
+    return await work({
+      config, db: database.db, clock: systemClock, notifier: outboxNotifier(systemClock), storage: createStorage(config),
+      reactions: domainReactions, eventSnapshots: domainSnapshots,
+    });
   } finally {
     await database.close();
   }

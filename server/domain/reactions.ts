@@ -13,6 +13,9 @@ type Reaction<T extends DomainEventType> = (scope: TransactionScope, event: Extr
  * type has a row, an empty one when nothing in the domain follows it yet (webhooks will).
  */
 export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
+  'client.created': [],
+  'client.updated': [],
+  'client.deactivated': [],
   'policy.created': [],
   'policy.updated': [],
   'policy.stateChanged': [],
@@ -26,6 +29,11 @@ export const REACTIONS: { [T in DomainEventType]: Reaction<T>[] } = {
   'transaction.approved': [],
   'transaction.rejected': [],
   'transaction.failed': [],
+  'product.created': [],
+  'product.assigned': [],
+  'product.unassigned': [],
+  'staff.created': [],
+  'staff.deactivated': [],
   'webhookEndpoint.ping': [],
 };
 

@@ -3,6 +3,9 @@ import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/di
 import { invoiceColumns, toInvoices } from './money/invoice-view.js';
 import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
+import { toStaffClients } from './clients/staff-view.js';
+import { productSeenBy } from './products/visible.js';
+import { staffQuery, toStaff } from './staff/view.js';
 import { companyPolicy } from './policies/view.js';
 import { endpointView } from './integrations/webhook-endpoint-view.js';
 import type { DomainEvent } from './events/catalogue.js';
@@ -18,6 +21,9 @@ type ObjectType = DomainEvent['object']['type'];
  * composition root.
  */
 const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date) => Promise<object> } = {
+  async client(scope, id, at) {
+    return (await toStaffClients(scope, [await scope.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow()], at))[0];
+  },
   policy: (scope, id) => companyPolicy(scope, id),
   async invoice(scope, id) {
     const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
@@ -33,6 +39,10 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
   },
   async transaction(scope, id) {
     return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()]))[0];
+  },
+  product: (scope, id) => productSeenBy(scope.db, scope.tenantId, id),
+  async staff(scope, id) {
+    return toStaff(await staffQuery(scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
   },
   webhookEndpoint: (scope, id, at) => endpointView(scope, id, at),
 };

@@ -109,18 +109,53 @@ export class ErrorReach {
 
   /** Every error site reachable from `starts`, not going through `except`. */
   sitesFrom(starts: ts.Node[], except: ts.Node[] = []): ErrorSite[] {
+    return this.walk(starts, except).sites;
+  }
+
+  /** The error sites and the declarations (`starts` among them) the walk from `starts` reaches, not going through `except`. */
+  walk(starts: ts.Node[], except: ts.Node[] = []): { sites: ErrorSite[]; reached: Walkable[] } {
     const seen = new Set<Walkable>(except);
     const sites: ErrorSite[] = [];
+    const reached: Walkable[] = [];
     const pending = [...starts];
     while (pending.length) {
       const node = pending.pop()!;
       if (seen.has(node)) continue;
       seen.add(node);
+      reached.push(node);
       const found = this.directOf(node);
       sites.push(...found.sites);
       for (const next of found.next) if (!seen.has(next)) pending.push(next);
     }
-    return sites;
+    return { sites, reached };
+  }
+
+  /** The calls of the function `callee` (its declaration) in the code of `nodes`. */
+  callsTo(nodes: ts.Node[], callee: ts.Node): ts.CallExpression[] {
+    const calls: ts.CallExpression[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node)) {
+        const symbol = this.symbolOf(node.expression);
+        if (symbol?.declarations?.includes(callee as ts.Declaration)) calls.push(node);
+      }
+      ts.forEachChild(node, visit);
+    };
+    nodes.forEach(visit);
+    return calls;
+  }
+
+  /** The literal values the property `name` of an expression's type may have (each member's, for a union); throws unless literals. */
+  propertyLiterals(expression: ts.Expression, name: string): (string | number)[] {
+    const type = this.checker.getTypeAtLocation(expression);
+    return (type.isUnion() ? type.types : [type]).flatMap((member) => {
+      const property = member.getProperty(name);
+      const propertyType = property && this.checker.getTypeOfSymbolAtLocation(property, expression);
+      const parts = propertyType?.isUnion() ? propertyType.types : propertyType ? [propertyType] : [];
+      if (!parts.length || !parts.every((part) => part.isStringLiteral() || part.isNumberLiteral())) {
+        throw new Error(`${this.relative(expression)}: ${expression.getText()}.${name} is not of literal types`);
+      }
+      return parts.map((part) => (part as ts.StringLiteralType | ts.NumberLiteralType).value);
+    });
   }
 
   private relative(node: ts.Node): string {

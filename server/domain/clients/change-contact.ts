@@ -6,6 +6,7 @@ import { toClientAccount, type ClientAccount } from './account.js';
 import { retireCodes, verificationCode } from '../accounts/codes.js';
 import { checkContactFree, contactConflict } from './rules.js';
 import { notifyClient } from '../accounts/notify.js';
+import { lockedClient, recordClientChange } from './events.js';
 
 const KINDS = {
   email: { column: 'email', verified: 'email_verified_at', label: 'email', old: 'oldEmail', new: 'newEmail', channel: 'email' },
@@ -16,7 +17,8 @@ const same = (kind: keyof typeof KINDS, a: string, b: string) => (kind === 'emai
 
 /**
  * Changes the account's email or phone number: the old one must be the current one, the new one
- * free in the tenant. The new one needs verifying; the old one is told, so a takeover is noticed.
+ * free in the tenant. The new one needs verifying; the old one is told, so a takeover is noticed;
+ * `client.updated` with the old contact and its verification in `previous`.
  */
 export async function changeContact(ctx: HandlerContext, clientId: string, kind: keyof typeof KINDS, oldValue: string, newValue: string): Promise<ClientAccount> {
   const k = KINDS[kind];
@@ -28,12 +30,14 @@ export async function changeContact(ctx: HandlerContext, clientId: string, kind:
   if (same(kind, current, newValue)) throw badRequest(`body.${k.new} is the account's ${k.label} already`);
 
   const updated = await ctx.scope.transaction(async (scope) => {
+    const before = await lockedClient(scope, clientId);
     await checkContactFree(scope, kind === 'email' ? { email: newValue } : { phoneNumber: newValue }, clientId);
     const row = await scope.updateTable('clients')
       .set({ [k.column]: newValue, [k.verified]: null, updated_at: now })
       .where('id', '=', clientId).returningAll().executeTakeFirstOrThrow().catch(contactConflict);
     // Codes sent to the old contact must not verify the new one.
     await retireCodes(scope, clientId, verificationCode(kind), now);
+    await recordClientChange(ctx, scope, { by: 'client', id: clientId }, 'client.updated', before, row, now);
     await notifyClient(ctx, scope, row, {
       title: `Your ${k.label} was changed`,
       body: `The ${k.label} of your ${ctx.tenant.name} account was changed. If this was not you, contact support now.`,

@@ -5,15 +5,20 @@ import { verifyPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { discardStored } from '../documents/store.js';
+import { emit } from '../events/catalogue.js';
+import { lockedClient } from './events.js';
 
 /**
  * Closes an account: it can no longer log in, its personal data is erased and its own records
  * (documents, addresses, notifications, codes, cart) removed. The row itself stays, with its id,
  * type, country and dates, so the policies, invoices and claims it is party to remain whole.
+ * `client.deactivated` by the client, `previous` only `{isActive: true}`: the personal data erased
+ * is not kept in the event either.
  */
-export async function closeAccount(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'storage'>, clientId: string): Promise<void> {
+export async function closeAccount(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'storage' | 'reactions' | 'eventSnapshots'>, clientId: string): Promise<void> {
   const now = ctx.clock.now();
   const documentKeys = await ctx.scope.transaction(async (scope) => {
+    const { is_active: wasActive } = await lockedClient(scope, clientId);
     const documents = await scope.deleteFrom('documents').where('client_id', '=', clientId).returning('storage_key').execute();
     for (const table of ['delivery_addresses', 'notifications', 'verification_codes', 'password_reset_codes', 'cart_items'] as const) {
       await scope.deleteFrom(table).where('client_id', '=', clientId).execute();
@@ -29,6 +34,10 @@ export async function closeAccount(ctx: Pick<HandlerContext, 'clock' | 'credenti
       // Every token the client holds stops working.
       session_version: sql`session_version + 1`,
     }).where('id', '=', clientId).execute();
+    if (wasActive) {
+      await emit(ctx, scope, { by: 'client', id: clientId }, { type: 'client.deactivated', object: { type: 'client', id: clientId }, data: {} }, now,
+        { previous: { isActive: true } });
+    }
     return documents.map((document) => document.storage_key);
   });
   ctx.credentials.forget(credentialTag.client(clientId));

@@ -9,6 +9,7 @@ import type { StateActor } from '../states/policy.js';
 import { allClientColumns } from './fields.js';
 import { checkClientFields, checkContactFree, contactConflict } from './rules.js';
 import { notifyClient } from '../accounts/notify.js';
+import { emit } from '../events/catalogue.js';
 
 type SignUpRequest = components['schemas']['SignUpRequest'];
 type WithoutPassword<B> = B extends unknown ? Omit<B, 'password'> & { password?: string } : never;
@@ -36,7 +37,8 @@ function newClientRow({ password: _password, ...fields }: NewClient, passwordHas
 
 /**
  * Opens an individual or corporate client account: a login username (email or phone number) free
- * in the tenant, fields that make sense, and a welcome told to the client in the same transaction.
+ * in the tenant, fields that make sense, and a welcome told to the client and `client.created`
+ * (by the client itself, or the staff member who opened it) in the same transaction.
  */
 export async function createClient(ctx: HandlerContext, fields: NewClient, origin: ClientOrigin): Promise<ClientRow> {
   if (!fields.email && !fields.phoneNumber) throw badRequest('body.email or body.phoneNumber is required (either is a login username)');
@@ -53,6 +55,8 @@ export async function createClient(ctx: HandlerContext, fields: NewClient, origi
       body: `Hello ${name}, your ${ctx.tenant.name} account is ready.`,
       message: { template: MESSAGE_TEMPLATES.welcome },
     });
+    const actor = origin.createdBy.by === 'staff' ? origin.createdBy : { by: 'client' as const, id: row.id };
+    await emit(ctx, scope, actor, { type: 'client.created', object: { type: 'client', id: row.id }, data: {} }, ctx.clock.now());
     return row;
   });
 }

@@ -9,26 +9,37 @@ import { documentUrl } from '../documents/view.js';
 import { toClientAccount, type ClientAccount } from './account.js';
 import { checkFieldsApply, clientColumns, type ClientFieldValues } from './fields.js';
 import { checkClientFields } from './rules.js';
+import { lockedClient, recordClientChange } from './events.js';
+import type { EventActor } from '../../platform/events.js';
 
 type ProfileUpdate = components['schemas']['UpdateAccountRequest'];
 
 /**
  * Writes the profile fields sent (after the checks JSON Schema cannot make: a person's fields on a
- * person only, a known country, dates that make sense) and any `extra` columns; answers the row.
+ * person only, a known country, dates that make sense) and any `extra` columns, with
+ * `client.updated` by `actor` when a field the API shows changed; answers the row. `client` is the
+ * row before, read (locked) in the caller's transaction.
  */
 export async function writeProfile(
-  ctx: HandlerContext, client: Pick<ClientRow, 'id' | 'type'>, update: ClientFieldValues, extra: ClientUpdate = {},
+  ctx: HandlerContext, client: ClientRow, update: ClientFieldValues, extra: ClientUpdate, actor: EventActor,
 ): Promise<ClientRow> {
   checkFieldsApply(client.type, update);
   await checkClientFields(ctx, update);
-  return ctx.scope.updateTable('clients').set({ ...clientColumns(update), ...extra, updated_at: ctx.clock.now() })
-    .where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+  return ctx.scope.transaction(async (scope) => {
+    const now = ctx.clock.now();
+    const row = await scope.updateTable('clients').set({ ...clientColumns(update), ...extra, updated_at: now })
+      .where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    await recordClientChange(ctx, scope, actor, 'client.updated', client, row, now);
+    return row;
+  });
 }
 
 /** The client's own profile update: the fields sent, checked as `writeProfile` checks them. */
 export async function updateProfile(ctx: HandlerContext, clientId: string, update: ProfileUpdate): Promise<ClientAccount> {
-  const client = await ctx.scope.selectFrom('clients').select(['id', 'type']).where('id', '=', clientId).executeTakeFirstOrThrow();
-  return toClientAccount(await writeProfile(ctx, client, update), ctx.clock.now());
+  return ctx.scope.transaction(async (scope) => {
+    const client = await lockedClient(scope, clientId);
+    return toClientAccount(await writeProfile({ ...ctx, scope }, client, update, {}, { by: 'client', id: clientId }), ctx.clock.now());
+  });
 }
 
 // Form fields that carry JSON (objects and arrays); every other field is text.

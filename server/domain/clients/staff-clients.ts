@@ -14,6 +14,7 @@ import { issueCode } from '../accounts/codes.js';
 import { originatedInReach, staffInReach } from '../staff/reach.js';
 import { clientAccounts, clientFullName } from './account.js';
 import { createClient } from './create.js';
+import { recordClientChange } from './events.js';
 import { writeProfile } from './profile.js';
 import { toStaffClients, type StaffClient } from './staff-view.js';
 
@@ -116,13 +117,13 @@ export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, i
     const client = await reachableClient(scope, actor, id, true);
     const reassigned = originatingStaffId === undefined || originatingStaffId === client.originating_staff_id
       ? {} : { originating_staff_id: await creditableStaff(scope, actor, originatingStaffId) };
-    const row = await writeProfile({ ...ctx, scope }, client, update, reassigned);
+    const row = await writeProfile({ ...ctx, scope }, client, update, reassigned, { by: 'staff', id: actor.staffId });
     return viewOf(ctx, scope, row);
   });
 }
 
-/** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept. */
-export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
+/** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept; `client.deactivated`. */
+export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'reactions' | 'eventSnapshots'>, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
     const client = await reachableClient(scope, actor, id, true);
     if (!client.is_active) throw conflict('The client is already deactivated', 'CLIENT_ALREADY_INACTIVE');
@@ -131,18 +132,21 @@ export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'cred
       is_active: false, deactivated_at: now, deactivated_by_staff_id: actor.staffId, deactivation_reason: reason,
       session_version: sql`session_version + 1`, updated_at: now,
     }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    await recordClientChange(ctx, scope, { by: 'staff', id: actor.staffId }, 'client.deactivated', client, row, now);
     return viewOf(ctx, scope, row);
   }).finally(() => ctx.credentials.forget(credentialTag.client(id)));
 }
 
-/** Makes a deactivated client active again; its old tokens stay revoked. */
-export async function activateClient(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: Reacher, id: string): Promise<StaffClient> {
+/** Makes a deactivated client active again (`client.updated`, its deactivation in `previous`); its old tokens stay revoked. */
+export async function activateClient(ctx: Pick<HandlerContext, 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>, actor: Reacher, id: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
     const client = await reachableClient(scope, actor, id, true);
     if (client.is_active) throw conflict('The client is already active', 'CLIENT_ALREADY_ACTIVE');
+    const now = ctx.clock.now();
     const row = await scope.updateTable('clients').set({
-      is_active: true, deactivated_at: null, deactivated_by_staff_id: null, deactivation_reason: null, updated_at: ctx.clock.now(),
+      is_active: true, deactivated_at: null, deactivated_by_staff_id: null, deactivation_reason: null, updated_at: now,
     }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    await recordClientChange(ctx, scope, { by: 'staff', id: actor.staffId }, 'client.updated', client, row, now);
     return viewOf(ctx, scope, row);
   });
 }

@@ -5,6 +5,7 @@ import { badRequest } from '../../platform/errors.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
 import { toClientAccount, type ClientAccount } from './account.js';
 import { issueCode, spendCode, tryCode, verificationCode } from '../accounts/codes.js';
+import { lockedClient, recordClientChange } from './events.js';
 
 type Channel = components['schemas']['VerificationCodeRequest']['type'];
 
@@ -31,14 +32,15 @@ export async function sendContactCode(ctx: Pick<HandlerContext, 'clock' | 'confi
 
 const invalidCode = () => badRequest('The verification code is invalid or has expired', 'INVALID_VERIFICATION_CODE');
 
-/** Confirms the email or phone number a code was sent to, if it is still the client's. */
-export async function verifyContact(ctx: Pick<HandlerContext, 'clock' | 'config' | 'scope'>, clientId: string, type: Channel, code: string): Promise<ClientAccount> {
+/** Confirms the email or phone number a code was sent to, if it is still the client's (`client.updated`). */
+export async function verifyContact(ctx: Pick<HandlerContext, 'clock' | 'config' | 'scope' | 'reactions' | 'eventSnapshots'>, clientId: string, type: Channel, code: string): Promise<ClientAccount> {
   const now = ctx.clock.now();
   const kind = verificationCode(type);
   const attempt = await tryCode(ctx, clientId, kind, code, now, invalidCode);
 
   const updated = await ctx.scope.transaction(async (scope) => {
     await spendCode(scope, kind, attempt.id, now, invalidCode);
+    const before = await lockedClient(scope, clientId);
     // Only the contact the code went to is proven: if it changed since, nothing is verified.
     const row = await scope.updateTable('clients')
       .set(type === 'email' ? { email_verified_at: now } : { phone_verified_at: now })
@@ -46,6 +48,7 @@ export async function verifyContact(ctx: Pick<HandlerContext, 'clock' | 'config'
       .where(type === 'email' ? 'email' : 'phone_number', '=', attempt.target!)
       .returningAll().executeTakeFirst();
     if (!row) throw invalidCode();
+    await recordClientChange(ctx, scope, { by: 'client', id: clientId }, 'client.updated', before, row, now);
     return row;
   });
   return toClientAccount(updated, now);

@@ -2,7 +2,8 @@ import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext, Tenant } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import { TenantScope } from '../../platform/tenancy.js';
+import { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { emit } from '../events/catalogue.js';
 import { issueCode } from '../accounts/codes.js';
 import { staffAccounts } from '../staff/account.js';
 import { staffQuery, toStaff, type Staff } from '../staff/view.js';
@@ -28,7 +29,7 @@ function companyContext(services: CompanyServices, db: Db, tenant: Tenant): Hand
 
 /**
  * Creates a company (a new tenant), its first staff member, an EXECUTIVE_MANAGER (NORMAL_STAFF, no
- * department), and its first Api-Key, in one transaction. Without a password the manager is sent
+ * department, `staff.created` in the company's events), and its first Api-Key, in one transaction. Without a password the manager is sent
  * a code (the staff reset code, `POST /staff/auth/password/reset`) to set one, in the same
  * transaction (the outbox row commits with the rest). A taken identifier, subdomain or dbName is 409.
  */
@@ -63,6 +64,9 @@ export async function createCompany(services: CompanyServices, body: CompanyCrea
           channel: 'email', recipient: manager.email, template: MESSAGE_TEMPLATES.executiveManagerSetPasswordCode, vars: { username: manager.email },
         });
       }
+      // In the new company's own events (the platform operator made it: the system's doing).
+      await emit(services, new TransactionScope(trx, row.id), { by: 'system', id: null },
+        { type: 'staff.created', object: { type: 'staff', id: member.id }, data: {} }, now);
       const executiveManager = toStaff(await staffQuery(ctx.scope).where('staff.id', '=', member.id).executeTakeFirstOrThrow());
       return { company: toOperatorCompany(row), executiveManager, apiKey, passwordSetCodeSent: !passwordHash };
     });

@@ -19,7 +19,7 @@ export type CompanyCreate = Schemas['CompanyCreate'];
 export type CompanyUpdate = Schemas['CompanyUpdate'];
 
 /** What the operator's company calls need: no tenant, no caller, only the platform's services. */
-export type CompanyServices = Pick<Services, 'config' | 'db' | 'clock' | 'notifier' | 'storage'> & Partial<Pick<Services, 'credentials'>>;
+export type CompanyServices = Pick<Services, 'config' | 'db' | 'clock' | 'notifier' | 'storage' | 'reactions' | 'eventSnapshots'> & Partial<Pick<Services, 'credentials'>>;
 
 /** The unique constraints of `companies` -> the field a caller sent, and the error code. */
 const UNIQUE_FIELDS: Record<string, { field: 'identifier' | 'subdomain' | 'dbName'; code: 'IDENTIFIER_TAKEN' | 'SUBDOMAIN_TAKEN' | 'DB_NAME_TAKEN' }> = {

@@ -8,6 +8,8 @@ import type { TransactionScope } from '../../platform/tenancy.js';
  * and carries the facts a reaction needs, so no reaction reads back through the emitter's folder.
  */
 export type DomainEvent =
+  /** A client account was opened (signed up, or by staff), changed (profile, contact, verification, reassignment, reactivation) or deactivated (by staff, or closed by the client). */
+  | { type: 'client.created' | 'client.updated' | 'client.deactivated'; object: { type: 'client'; id: string }; data: Record<string, never> }
   /** A policy was written: bought by its client (alone or in a cart checkout) or sold by staff, once billed. */
   | { type: 'policy.created'; object: { type: 'policy'; id: string }; data: Record<string, never> }
   /** A client changed its policy's details or cover (`previous`: the fields that changed). */
@@ -30,6 +32,12 @@ export type DomainEvent =
   | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } }
   /** A payment was confirmed (APPROVED by staff or the provider, or VERIFIED mobile money), REJECTED by staff, or it failed (ERROR, CANCELLED). */
   | { type: 'transaction.approved' | 'transaction.rejected' | 'transaction.failed'; object: { type: 'transaction'; id: string }; data: Record<string, never> }
+  /** An insurer created a product. */
+  | { type: 'product.created'; object: { type: 'product'; id: string }; data: Record<string, never> }
+  /** An insurer assigned its product to another company (`companyId`) or withdrew it: recorded in both companies. */
+  | { type: 'product.assigned' | 'product.unassigned'; object: { type: 'product'; id: string }; data: { companyId: string } }
+  /** A staff member was added (by a manager, or a new company's first executive manager by the platform operator) or deactivated. */
+  | { type: 'staff.created' | 'staff.deactivated'; object: { type: 'staff'; id: string }; data: Record<string, never> }
   /** An executive manager asked for a test delivery to one webhook endpoint. */
   | { type: 'webhookEndpoint.ping'; object: { type: 'webhookEndpoint'; id: string }; data: Record<string, never> };
 

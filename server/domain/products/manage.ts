@@ -5,7 +5,10 @@ import { violatedUniqueConstraint } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { COMMISSION_FIELDS, commissionColumn, commissionOf } from './commission.js';
-import { companyProducts, toProducts, withProductColumns, type Product } from './visible.js';
+import { TransactionScope } from '../../platform/tenancy.js';
+import { emit } from '../events/catalogue.js';
+import { changedFields } from '../events/previous.js';
+import { companyProducts, productSeenBy, toProducts, withProductColumns, type Product } from './visible.js';
 
 /**
  * Products as an insurer's staff keep them. Decisions:
@@ -22,6 +25,7 @@ import { companyProducts, toProducts, withProductColumns, type Product } from '.
 type ProductInput = components['schemas']['ProductInput'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
 type Ctx = Pick<HandlerContext, 'db' | 'tenant' | 'clock'>;
+type Emitting = Ctx & Pick<HandlerContext, 'reactions' | 'eventSnapshots'>;
 
 const UNDERWRITERS = new Set(['INSURER', 'MICRO_INSURER']);
 
@@ -85,8 +89,8 @@ function commissionColumns(body: Partial<Record<typeof COMMISSION_FIELDS[number]
   return columns;
 }
 
-/** A new product of the caller's company, which underwrites it; `createdBy` is the staff member. */
-export async function createProduct(ctx: Ctx, staffId: string, body: ProductInput): Promise<Product> {
+/** A new product of the caller's company, which underwrites it; `createdBy` is the staff member (`product.created`). */
+export async function createProduct(ctx: Emitting, staffId: string, body: ProductInput): Promise<Product> {
   await assertUnderwriter(ctx, ctx.db, 'creates');
   if (body.insurerId !== undefined && body.insurerId !== ctx.tenant.id) {
     throw badRequest(`body.insurerId must be your own company's id (${ctx.tenant.id}): an insurer creates the products it underwrites`);
@@ -103,6 +107,7 @@ export async function createProduct(ctx: Ctx, staffId: string, body: ProductInpu
       standard_commission: 'null', overrider_commission: 'null', other_commission: 'null', ...commissions,
       created_by: staffId, created_at: now, updated_at: now,
     }).returning('id').executeTakeFirstOrThrow();
+    await emit(ctx, new TransactionScope(trx, ctx.tenant.id), { by: 'staff', id: staffId }, { type: 'product.created', object: { type: 'product', id }, data: {} }, now);
     return staffProduct(ctx, id, trx);
   }));
 }
@@ -152,8 +157,31 @@ export async function setProductStatus(ctx: Ctx, staffId: string, id: string, st
   });
 }
 
-/** Assigns the owner's product to another company, recording who and when. */
-export async function assignProduct(ctx: Ctx, staffId: string, id: string, companyId: string): Promise<Product> {
+/**
+ * Records `product.assigned` or `product.unassigned` in the owner's company and in the company the
+ * product is assigned to or withdrawn from, each with the product as its own staff see it and
+ * `previous` what changed in that view (`assignedTo`; the assignee's `assignedAt` and `assignedBy` too).
+ * `change` makes the assignment or removes it between the two readings.
+ */
+async function recordAssignment(
+  ctx: Emitting, trx: Transaction<Database>, staffId: string, type: 'product.assigned' | 'product.unassigned', id: string, companyId: string,
+  change: (now: Date) => Promise<void>,
+) {
+  const now = ctx.clock.now();
+  const tenants = [ctx.tenant.id, companyId];
+  const before: Product[] = [];
+  for (const tenantId of tenants) before.push(await productSeenBy(trx, tenantId, id));
+  await change(now);
+  await trx.updateTable('products').set({ updated_at: now }).where('id', '=', id).execute();
+  for (const [index, tenantId] of tenants.entries()) {
+    const previous = changedFields(before[index], await productSeenBy(trx, tenantId, id));
+    await emit(ctx, new TransactionScope(trx, tenantId), { by: 'staff', id: staffId }, { type, object: { type: 'product', id }, data: { companyId } }, now,
+      { previous: previous ?? undefined });
+  }
+}
+
+/** Assigns the owner's product to another company, recording who and when (`product.assigned`, in both companies). */
+export async function assignProduct(ctx: Emitting, staffId: string, id: string, companyId: string): Promise<Product> {
   await assertUnderwriter(ctx, ctx.db, 'assigns');
   return ctx.db.transaction().execute(async (trx) => {
     const product = await ownedProduct(ctx, trx, id);
@@ -163,22 +191,24 @@ export async function assignProduct(ctx: Ctx, staffId: string, id: string, compa
     const existing = await trx.selectFrom('product_assignments').select('tenant_id')
       .where('product_id', '=', id).where('tenant_id', '=', companyId).executeTakeFirst();
     if (existing) throw conflict(`body.companyId: product ${product.code} is already assigned to ${company.name}`, 'ALREADY_ASSIGNED');
-    const now = ctx.clock.now();
-    await trx.insertInto('product_assignments').values({ tenant_id: companyId, product_id: id, assigned_by: staffId, assigned_at: now }).execute();
-    await trx.updateTable('products').set({ updated_at: now }).where('id', '=', id).execute();
+    await recordAssignment(ctx, trx, staffId, 'product.assigned', id, companyId, async (now) => {
+      await trx.insertInto('product_assignments').values({ tenant_id: companyId, product_id: id, assigned_by: staffId, assigned_at: now }).execute();
+    });
     return staffProduct(ctx, id, trx);
   });
 }
 
-/** Withdraws the owner's product from a company it is assigned to; 404 if it is not. */
-export async function unassignProduct(ctx: Ctx, id: string, companyId: string): Promise<Product> {
+/** Withdraws the owner's product from a company it is assigned to (`product.unassigned`, in both companies); 404 if it is not. */
+export async function unassignProduct(ctx: Emitting, staffId: string, id: string, companyId: string): Promise<Product> {
   await assertUnderwriter(ctx, ctx.db, 'withdraws');
   return ctx.db.transaction().execute(async (trx) => {
     await ownedProduct(ctx, trx, id);
-    const removed = await trx.deleteFrom('product_assignments').where('product_id', '=', id).where('tenant_id', '=', companyId)
-      .returning('tenant_id').executeTakeFirst();
-    if (!removed) throw notFound('Assignment');
-    await trx.updateTable('products').set({ updated_at: ctx.clock.now() }).where('id', '=', id).execute();
+    const assigned = await trx.selectFrom('product_assignments').select('tenant_id').where('product_id', '=', id).where('tenant_id', '=', companyId)
+      .forUpdate().executeTakeFirst();
+    if (!assigned) throw notFound('Assignment');
+    await recordAssignment(ctx, trx, staffId, 'product.unassigned', id, companyId, async () => {
+      await trx.deleteFrom('product_assignments').where('product_id', '=', id).where('tenant_id', '=', companyId).execute();
+    });
     return staffProduct(ctx, id, trx);
   });
 }

@@ -1,29 +1,49 @@
 import { sql, type Kysely } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import type { HandlerContext } from '../../platform/context.js';
+import type { HandlerContext, Tenant } from '../../platform/context.js';
 import type { CompanyKind, CompanyType, Database } from '../../platform/db/schema.js';
 
 export type Product = components['schemas']['Product'];
+
+/** Who reads products: the tenant whose view it is (its id), through its database or transaction. */
+type Viewing = Pick<HandlerContext, 'db'> & { tenant: Pick<Tenant, 'id'> };
 
 /**
  * The tenant's products, as its staff see them: owned by the tenant or assigned to it, in any
  * status, ONLINE and OFFLINE. The assignment join names the tenant itself (the scope helper covers
  * single tables). Reads through `db` as given (a transaction's, inside one).
  */
-export function companyProducts(ctx: Pick<HandlerContext, 'db' | 'tenant'>, db: Kysely<Database> = ctx.db) {
+export function companyProducts(ctx: Viewing, db: Kysely<Database> = ctx.db) {
+  return productTables(ctx, db)
+    .where((eb) => eb.or([eb('products.owner_tenant_id', '=', ctx.tenant.id), eb('assignment.tenant_id', 'is not', null)]));
+}
+
+/** Products with their insurer and the tenant's own assignment, whether the tenant sees them or not. */
+function productTables(ctx: Viewing, db: Kysely<Database>) {
   return db.selectFrom('products')
     .innerJoin('companies as insurer', 'insurer.id', 'products.insurer_id')
     .leftJoin('product_assignments as assignment', (join) => join
       .onRef('assignment.product_id', '=', 'products.id')
-      .on('assignment.tenant_id', '=', ctx.tenant.id))
-    .where((eb) => eb.or([eb('products.owner_tenant_id', '=', ctx.tenant.id), eb('assignment.tenant_id', 'is not', null)]));
+      .on('assignment.tenant_id', '=', ctx.tenant.id));
+}
+
+/**
+ * A product as the staff of `tenantId` see it (`GET /staff/products/{id}`), read through `db`; a
+ * product withdrawn from the tenant, which it no longer sees, as it would be with no assignment:
+ * what the tenant's own `product.unassigned` event carries.
+ */
+export async function productSeenBy(db: Kysely<Database>, tenantId: string, id: string): Promise<Product> {
+  const ctx = { db, tenant: { id: tenantId } };
+  const row = await withProductColumns(companyProducts(ctx), ctx, 'staff').where('products.id', '=', id).executeTakeFirst()
+    ?? await withProductColumns(productTables(ctx, db), ctx, 'staff').where('products.id', '=', id).executeTakeFirstOrThrow();
+  return toProducts([row])[0];
 }
 
 /**
  * The products a client of the tenant may see: the tenant's products (`companyProducts`) that are
  * ACTIVE and ONLINE; OFFLINE ones are sold by staff only.
  */
-export function visibleProducts(ctx: Pick<HandlerContext, 'db' | 'tenant'>, db: Kysely<Database> = ctx.db) {
+export function visibleProducts(ctx: Viewing, db: Kysely<Database> = ctx.db) {
   return companyProducts(ctx, db)
     .where('products.status', '=', 'ACTIVE')
     .where('products.distribution', '=', 'ONLINE');
@@ -57,7 +77,7 @@ function assignedTo(tenantId: string, viewer: ProductViewer) {
 }
 
 /** A product query's columns for this viewer: the product, its insurer, the tenant's assignment and `assigned_to`. */
-export function withProductColumns<Q extends ReturnType<typeof companyProducts>>(products: Q, ctx: Pick<HandlerContext, 'tenant'>, viewer: ProductViewer) {
+export function withProductColumns<Q extends ReturnType<typeof companyProducts>>(products: Q, ctx: Pick<Viewing, 'tenant'>, viewer: ProductViewer) {
   return products.select(productColumns).select(assignedTo(ctx.tenant.id, viewer));
 }
 

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { pageOf } from '../../platform/pagination.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { issueCode, retireCodes, spendCode, staffContactCode, tryCode } from '../accounts/codes.js';
+import { emit } from '../events/catalogue.js';
 import { staffAccounts } from './account.js';
 import { staffFullName } from './names.js';
 import { departmentForStaff } from './organisation.js';
@@ -124,7 +125,7 @@ async function keepAnExecutiveManager(scope: TransactionScope, target: { id: str
 }
 
 /**
- * Adds a staff member. With a password they can log in at once; without one they are sent a reset
+ * Adds a staff member (`staff.created`). With a password they can log in at once; without one they are sent a reset
  * code (the staff reset code, by email and, with a phone number, by SMS) to set their own through `POST /staff/auth/password/reset`.
  */
 export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, body: Schemas['StaffMemberInput']): Promise<Staff> {
@@ -150,6 +151,7 @@ export async function createStaffMember(ctx: HandlerContext, by: StaffCaller, bo
           ...(row.phone_number ? [{ channel: 'sms' as const, recipient: row.phone_number, ...welcome }] : []),
         ]);
       }
+      await emit(ctx, scope, { by: 'staff', id: by.staffId }, { type: 'staff.created', object: { type: 'staff', id: row.id }, data: {} }, now);
       return toStaff(await staffQuery(scope).where('staff.id', '=', row.id).executeTakeFirstOrThrow());
     });
   } catch (error) {
@@ -281,9 +283,10 @@ export async function confirmContactChange(
  * Deactivates a staff member the caller manages: they cannot log in, every token they hold stops
  * at once (the session version moves on) and their live reset codes are retired, in one
  * transaction, which keeps who deactivated them and their position. Nobody deactivates
- * themselves, nor the company's last active executive manager; an inactive member stays as they are.
+ * themselves, nor the company's last active executive manager; an inactive member stays as they
+ * are (no event; else `staff.deactivated`).
  */
-export async function deactivateStaffMember(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope'>, by: StaffCaller, id: string): Promise<Staff> {
+export async function deactivateStaffMember(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'reactions' | 'eventSnapshots'>, by: StaffCaller, id: string): Promise<Staff> {
   const target = await memberRow(ctx.scope, by, id);
   if (id === by.staffId) throw forbidden('Nobody may deactivate themselves: ask another manager', 'OWN_ACCOUNT');
   checkManages(by, target);
@@ -296,7 +299,11 @@ export async function deactivateStaffMember(ctx: Pick<HandlerContext, 'clock' | 
         deactivated_by_staff_id: by.staffId, deactivated_by_position: by.position, deactivated_at: now,
       })
       .where('id', '=', id).where('is_active', '=', true).executeTakeFirst();
-    if (changed.numUpdatedRows > 0n) await retireCodes(scope, id, staffAccounts.resetCode, now);
+    if (changed.numUpdatedRows > 0n) {
+      await retireCodes(scope, id, staffAccounts.resetCode, now);
+      await emit(ctx, scope, { by: 'staff', id: by.staffId }, { type: 'staff.deactivated', object: { type: 'staff', id }, data: {} }, now,
+        { previous: { isActive: true } });
+    }
     return toStaff(await staffQuery(scope).where('staff.id', '=', id).executeTakeFirstOrThrow());
   }).finally(() => ctx.credentials.forget(credentialTag.staff(id)));
 }
