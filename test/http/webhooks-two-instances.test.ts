@@ -7,13 +7,15 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { buildApp } from '../../server/app/app.js';
 import { jobHandlers } from '../../server/app/jobs.js';
+import { emit } from '../../server/domain/events/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../server/platform/db/database.js';
 import { DEFAULT_LEASE_MS, enqueue } from '../../server/platform/jobs/queue.js';
 import { createWorker, type Worker } from '../../server/platform/jobs/worker.js';
+import { TenantScope } from '../../server/platform/tenancy.js';
 import { DELIVER_WEBHOOK_QUEUE } from '../../server/platform/webhooks/deliveries.js';
 import { buyHomePolicy, onlineProductId, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
-import { staffSession } from '../helpers/staff.js';
+import { sandboxStaff, staffSession } from '../helpers/staff.js';
 import { webhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -250,6 +252,48 @@ onPostgres('webhook delivery with two API instances on one PostgreSQL database',
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
     const delivery = await h.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('id', '=', deliveryId).executeTakeFirstOrThrow();
     expect(delivery).toEqual({ status: 'SUCCEEDED', attempts: 1 });
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('records a delivery\'s attempt without waiting for business transactions still open that queued deliveries to the same endpoint', async () => {
+    // A change in progress on instance 1: its transaction has recorded an event for the endpoint
+    // (its delivery row refers to the endpoint's row) and has not committed yet. Instance 2 sends
+    // another delivery to that endpoint meanwhile: recording the attempt must not wait for the
+    // change to commit (under a stream of changes it would never catch up: each waits for the last).
+    const [endpoint] = endpoints;
+    const queued = await call(h.app, 'POST', `/staff/webhook-endpoints/${endpoint.id}/test`);
+    const { id: deliveryId } = queued.json().data;
+    let commit!: () => void;
+    let recorded!: () => void;
+    const inProgress = new Promise<void>((resolve) => { recorded = resolve; });
+    const change = new TenantScope(h.db, h.tenantId).transaction(async (scope) => {
+      await emit(h.app.services, scope, { by: 'staff', id: sandboxStaff('exec').id },
+        { type: 'webhookEndpoint.ping', object: { type: 'webhookEndpoint', id: endpoint.id }, data: {} }, h.clock.now(), { onlyTo: endpoint.id });
+      recorded();
+      await new Promise<void>((resolve) => { commit = resolve; });
+    });
+    await inProgress;
+    const errors: string[] = [];
+    const delivering = workerOf(second, [0, 0], 1, errors).tick().then((ran) => ({ ran }));
+    // Either the tick ends, or a session of this database waits on a lock (read from pg_stat_activity).
+    const lockWait = (async () => {
+      for (;;) {
+        const { rows } = await sql<{ query: string }>`select query from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`.execute(h.db);
+        if (rows.length) return { waiting: rows.map((r) => r.query.replace(/\s+/g, ' ').slice(0, 120)) };
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    let outcome: { ran: number } | { waiting: string[] };
+    try {
+      outcome = await Promise.race([delivering, lockWait]);
+    } finally {
+      commit();
+      await change;
+    }
+    expect(outcome).toEqual({ ran: 1 });
+    expect(await h.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('id', '=', deliveryId).executeTakeFirstOrThrow())
+      .toEqual({ status: 'SUCCEEDED', attempts: 1 });
     expect(errors).toEqual([]);
   }, 120_000);
 });
