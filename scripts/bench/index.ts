@@ -26,10 +26,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { loadConfig } from '../../server/platform/config.js';
 import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
 import { autoPolicyBody } from './dataset.js';
+import { eventsCase, eventsCaseName } from './events.js';
 import type { Fixtures, ServerMessage, ServerOptions } from './servers.js';
-import { judge, type CaseReport, type Target } from './targets.js';
+import { judge, judgeEvents, type CaseReport, type Target } from './targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -50,6 +52,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
     explain: { type: 'boolean', default: false },
+    events: { type: 'string' },
+    'job-poll-ms': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -57,7 +61,8 @@ if (values.help) {
   console.log(`usage: npm run bench -- [--policies N (1000000)] [--clients N (10000)] [--tenants N (5)] [--client-policies N (min(100000, policies/10))]
   [--duration S (10; smoke 2)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
   [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke] [--profile DIR (the API process's CPU profile)]
-  [--explain (print the query plans of the list cases; the JSON always has them)]`);
+  [--explain (print the query plans of the list cases; the JSON always has them)]
+  [--events N (changes committed in the webhook events case: 1000; smoke 20)] [--job-poll-ms MS (its instances' queue poll: JOB_POLL_INTERVAL_MS, 5000)]`);
   process.exit(0);
 }
 const smoke = values.smoke;
@@ -78,6 +83,7 @@ const durationSeconds = int('duration', smoke ? 2 : 10);
 const connections = int('connections', smoke ? 10 : 50);
 const rounds = int('rounds', smoke ? 1 : 2);
 const poolSize = int('pool', 10);
+const eventChanges = int('events', smoke ? 20 : 1_000);
 const embedded = values.embedded || !process.env.DATABASE_URL;
 const databaseName = values.database ?? (smoke ? 'coverline_bench_smoke' : 'coverline_bench');
 if (!/^[a-z_][a-z0-9_]*$/.test(databaseName)) { console.error(`--database: ${databaseName} is not a plain database name`); process.exit(2); }
@@ -92,6 +98,7 @@ async function admin<T extends pg.QueryResultRow>(statement: string, params: unk
   try { return (await client.query<T>(statement, params)).rows; } finally { await client.end(); }
 }
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'coverline-bench-'));
+const jobPollMs = int('job-poll-ms', loadConfig({ ...process.env, DATA_DIR: workDir }).jobPollIntervalMs);
 if (adminUrl) {
   const exists = (await admin('select 1 from pg_database where datname = $1', [databaseName])).length > 0;
   if (exists && !values.keep) await admin(`drop database ${databaseName} with (force)`);
@@ -278,6 +285,13 @@ try {
     reports.push(report);
     console.log(line(report));
   }
+  if (chosen(eventsCaseName(eventChanges))) {
+    const report = benchUrl
+      ? await eventsCase({ databaseUrl: benchUrl, dataDir: workDir, apiKey: fixtures.apiKey, poolSize, changes: eventChanges, pollMs: jobPollMs, smoke })
+      : judgeEvents(eventsCaseName(eventChanges), null, smoke);
+    reports.push(report);
+    console.log(line(report));
+  }
 } catch (error) {
   console.error(`bench: ${(error as Error).stack ?? error}`);
   await cleanUp();
@@ -286,7 +300,7 @@ try {
 
 function line(r: CaseReport) {
   const verdict = r.flagged ? `FLAGGED: ${r.flagged}` : r.met === null ? r.reason : `${r.met ? 'met' : 'NOT MET'}: ${r.reason}`;
-  if (r.kind === 'export') return `${r.name.padEnd(42)} ${verdict}`;
+  if (r.kind === 'export' || r.kind === 'events') return `${r.name.padEnd(42)} ${verdict}`;
   return `${r.name.padEnd(42)} ${r.api.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.api.p50Ms.toFixed(0).padStart(4)} ms  `
     + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | baseline ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
     + ` | ${r.ratio.toFixed(2)}x${r.statementsPerRequest === null ? '' : `, ${r.statementsPerRequest.toFixed(1)} statements/request`} | ${verdict}`;

@@ -31,12 +31,58 @@ function workbookProblem(e: ExportFigures): string | null {
   return null;
 }
 
+/** The event delivery case (events.ts): two instances' workers delivering to a local receiver. */
+export interface EventFigures {
+  instances: number;
+  /** How often each instance's worker polls the queue when it finds less than a batch (JOB_POLL_INTERVAL_MS). */
+  jobPollMs: number;
+  /** Business changes committed (payments approved) and how fast the driver committed them. */
+  changes: number; changesPerSecond: number;
+  /** Events the endpoint takes (deliveries made), those received (once or more), and none more. */
+  events: number; delivered: number; missing: number; duplicates: number; unexpected: number;
+  /** Deliveries that failed the receiver's Standard Webhooks check; deliveries not SUCCEEDED at their first attempt. */
+  unverified: number; notSucceededAtFirstAttempt: number;
+  /** From the first event's createdAt to the last delivery's 2xx. */
+  seconds: number; deliveriesPerSecond: number;
+  /** Each delivery's lag from its event's createdAt to the receiver's 2xx. */
+  lagMs: { p50: number; p99: number; max: number } | null;
+  /** Webhook jobs each instance's worker ran. */
+  ranByInstance: number[];
+  /** Non-2xx answers while preparing or committing, and the instances' logged job errors (the first 10). */
+  problems: string[];
+}
+
 interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
 export type CaseReport =
   | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null;
       /** EXPLAIN (ANALYZE, BUFFERS) of each SELECT one request sends, for the cases that ask (list cases, PostgreSQL). */
       plans?: string[] } & Verdict)
-  | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict);
+  | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict)
+  | ({ kind: 'events'; name: string; events: EventFigures | null } & Verdict);
+
+/**
+ * The event delivery case's verdict: no target (the issue asks for the figures), flagged when an
+ * event the endpoint takes did not arrive exactly once, verified, at its first attempt, or when a
+ * change or an instance failed. Without figures (the embedded database) it did not run.
+ */
+export function judgeEvents(name: string, e: EventFigures | null, smoke: boolean): CaseReport {
+  const target: Target = { kind: 'none', why: 'the issue asks for deliveries per second and the p99 lag, not a target' };
+  if (!e) return { kind: 'events', name, events: null, target, met: null, flagged: null, reason: 'not run: two instances need one PostgreSQL database (DATABASE_URL)' };
+  const wrong = [
+    e.events === 0 && 'no event was delivered to the endpoint',
+    e.missing > 0 && `${e.missing} of ${e.events} events never arrived`,
+    e.duplicates > 0 && `${e.duplicates} deliveries arrived more than once`,
+    e.unexpected > 0 && `${e.unexpected} events arrived that the endpoint does not take`,
+    e.unverified > 0 && `${e.unverified} deliveries failed the signature check`,
+    e.notSucceededAtFirstAttempt > 0 && `${e.notSucceededAtFirstAttempt} deliveries did not succeed at their first attempt`,
+    e.problems.length > 0 && `problems: ${e.problems.join('; ')}`,
+  ].filter(Boolean);
+  const lag = e.lagMs ? `lag p50 ${e.lagMs.p50} ms, p99 ${e.lagMs.p99} ms, max ${e.lagMs.max} ms` : 'no lag measured';
+  const figures = `${e.delivered} of ${e.events} events delivered once at ${e.deliveriesPerSecond.toFixed(0)}/s, ${lag} `
+    + `(${e.changes} changes committed at ${e.changesPerSecond.toFixed(0)}/s; jobs per instance ${e.ranByInstance.join(' + ')}; poll ${e.jobPollMs} ms)`;
+  return { kind: 'events', name, events: e, target, met: null, flagged: wrong.length ? wrong.join('; ') : null,
+    reason: `${smoke ? 'smoke run, not judged' : 'no target'}: ${figures}` };
+}
 
 /**
  * Why a case falls short, as far as the run can tell: the baseline sends one statement a request,

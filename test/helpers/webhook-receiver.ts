@@ -12,14 +12,18 @@ export interface Received {
   verifiedWith: number[];
 }
 
+/** A request the receiver keeps waiting: `arrival` answers it once it has come, `release` sends the answer. */
+interface Hold { arrived: (got: Received) => void; released: Promise<number> }
+
 /**
  * An integrator's webhook receiver on 127.0.0.1: verifies every delivery with the `standardwebhooks`
  * library exactly as an integrator would, keeps what it got, and answers the statuses queued in
- * `answers` (200 once they run out).
+ * `answers` (200 once they run out); a request `holdNext` asked for is answered only when released.
  */
 export async function webhookReceiver() {
   const received: Received[] = [];
   const answers: number[] = [];
+  const holds: Hold[] = [];
   let secrets: string[] = [];
   const app: FastifyInstance = Fastify();
   app.removeAllContentTypeParsers();
@@ -30,8 +34,11 @@ export async function webhookReceiver() {
     const verifiedWith = secrets.flatMap((secret, index) => {
       try { new Webhook(secret).verify(body, headers); return [index]; } catch { return []; }
     });
-    received.push({ headers, body, event: JSON.parse(body), verifiedWith });
-    const status = answers.shift() ?? 200;
+    const got: Received = { headers, body, event: JSON.parse(body), verifiedWith };
+    received.push(got);
+    const hold = holds.shift();
+    if (hold) hold.arrived(got);
+    const status = hold ? await hold.released : answers.shift() ?? 200;
     return reply.code(status).send(status < 300 ? 'ok' : `failing with ${status}`);
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -42,6 +49,14 @@ export async function webhookReceiver() {
     answers,
     /** The secrets deliveries are verified with (what the integrator keeps). */
     trust(...keys: string[]) { secrets = keys; },
+    /** Keeps the next request waiting (its sender mid-delivery) until `release(status)`; `arrival` answers when it has come. */
+    holdNext() {
+      let arrived!: (got: Received) => void;
+      let release!: (status: number) => void;
+      const arrival = new Promise<Received>((resolve) => { arrived = resolve; });
+      holds.push({ arrived, released: new Promise<number>((resolve) => { release = resolve; }) });
+      return { arrival, release };
+    },
     close: () => app.close(),
   };
 }

@@ -110,6 +110,19 @@ export async function claim(db: Db, options: ClaimOptions, now: Date): Promise<J
     .execute();
 }
 
+/**
+ * Extends a claimed job's lease to `now + leaseMs` before its worker starts it (a batch's jobs run one
+ * after another, under the lease their claim took); false when the job is no longer this worker's:
+ * its lease ended and another worker claimed it (a claim adds an attempt), or it was failed as stale.
+ */
+export async function renewLease(db: Db, job: Pick<Job, 'id' | 'attempts'>, workerId: string, leaseMs: number, now: Date): Promise<boolean> {
+  const renewed = await db.updateTable('jobs').set({ locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
+    .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts)
+    .where('done_at', 'is', null).where('failed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(renewed.numUpdatedRows) === 1;
+}
+
 /** Marks a claimed job done; false when the worker's lease was lost and another took it. */
 export async function complete(db: Db, job: Pick<Job, 'id' | 'attempts'>, workerId: string, now: Date): Promise<boolean> {
   const done = await db.updateTable('jobs').set({ done_at: now, locked_by: null, locked_until: null, updated_at: now })

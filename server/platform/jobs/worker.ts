@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
-import { claim, complete, DEFAULT_LEASE_MS, enqueue, fail, type Job } from './queue.js';
+import { claim, complete, DEFAULT_LEASE_MS, enqueue, fail, renewLease, type Job } from './queue.js';
 
 /** Runs one claimed job; throwing fails it (retried with backoff). Must be safe to run twice. */
 export type JobHandler = (job: Job, now: Date) => Promise<void>;
@@ -58,8 +58,18 @@ export function createWorker(options: WorkerOptions): Worker {
     for (const recurring of options.recurring ?? []) {
       await enqueue(options.db, { queue: recurring.queue, ...slotKey(recurring, now), maxAttempts: 3 }, now);
     }
-    const jobs = await claim(options.db, { queues, workerId: id, limit: options.batchSize ?? 10, leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS }, now);
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const jobs = await claim(options.db, { queues, workerId: id, limit: options.batchSize ?? 10, leaseMs }, now);
     for (const job of jobs) {
+      // The batch's jobs run one after another under the lease of its claim: a job whose turn comes
+      // with less than half of it left (those before it were slow) has its lease renewed first, and
+      // is left alone when it is no longer this worker's (the lease ended and another worker took it:
+      // running it here too would do its work twice at once, a webhook sent twice).
+      if (options.clock.now().getTime() > job.locked_until!.getTime() - leaseMs / 2
+        && !await renewLease(options.db, job, id, leaseMs, options.clock.now())) {
+        options.log?.warn?.({ job: job.id, queue: job.queue, attempt: job.attempts }, `job ${job.queue} skipped: its lease ended before its turn and another worker took it`);
+        continue;
+      }
       try {
         await options.handlers[job.queue](job, options.clock.now());
         await complete(options.db, job, id, options.clock.now());
