@@ -3,7 +3,7 @@ import path from 'node:path';
 import type ts from 'typescript';
 import { ERROR_CATALOGUE } from '../../generated/errors.js';
 import { ERRORS_MODULE, ERRORS_PAGE, errorsModule, errorsPage, operationsOf, readCatalogue, routeKindsOf, type RouteKind } from '../../scripts/error-codes.js';
-import { codesByStatus, ErrorReach, unlistedCodes, type ErrorSite } from '../helpers/error-reach.js';
+import { codesByStatus, DOMAIN_EVENTS, ErrorReach, unlistedCodes, type ErrorSite } from '../helpers/error-reach.js';
 
 /**
  * Every error code the server can answer for an operation is in the contract for that operation
@@ -42,7 +42,7 @@ describe('error codes (spec/errors.yaml, x-error-codes)', () => {
   let platformSites: Record<RouteKind, ErrorSite[]>;
 
   beforeAll(() => {
-    reach = new ErrorReach(root, ['handlers/index.ts', 'server/app/app.ts']);
+    reach = new ErrorReach(root, ['handlers/index.ts', 'server/app/app.ts'], { events: DOMAIN_EVENTS });
     handlers = reach.membersOf('handlers/index.ts', 'handlers');
     const named = ([file, name]: [string, string]) => reach.declarationNamed(file, name);
     platformSites = Object.fromEntries(Object.entries(PLATFORM_SOURCES)
@@ -81,6 +81,14 @@ describe('error codes (spec/errors.yaml, x-error-codes)', () => {
     }
     expect(missing).toEqual({});
   }, 120_000);
+
+  it('follows a recorded event to the reactions of its own type only', () => {
+    const files = (file: string, name: string) => new Set(reach.sitesFrom([reach.declarationNamed(file, name)]).map((site) => site.at.split(':')[0]));
+    // directDebit.created: its policy waits for debits (a policy's move).
+    expect(files('server/domain/money/mandates.ts', 'setUpMandate')).toContain('server/domain/states/policy.ts');
+    // A claim's events have no reactions: nothing of another event's.
+    expect(files('server/domain/claims/events.ts', 'recordClaimEvent')).not.toContain('server/domain/states/policy.ts');
+  });
 
   it('generated/errors.ts and the Errors page are what npm run generate makes', () => {
     expect(readFileSync(path.join(root, ERRORS_MODULE), 'utf8')).toBe(errorsModule(catalogue));
