@@ -25,7 +25,7 @@ export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 export const PRUNE_EVENTS_QUEUE = 'events.prune';
 
 /** Every queue this server runs, and its handler. */
-export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages'>): Record<string, JobHandler> {
+export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages' | 'reactions' | 'eventSnapshots'>): Record<string, JobHandler> {
   return {
     [DELIVER_MESSAGE_QUEUE]: messageDeliveryHandler(services.db, services.messages),
     [DELIVER_WEBHOOK_QUEUE]: webhookDeliveryHandler(services.db, {
@@ -64,7 +64,7 @@ export const RECURRING: readonly Recurring[] = [
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */
-export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages'>, intervalMs: number,
+export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages' | 'reactions' | 'eventSnapshots'>, intervalMs: number,
   log?: { error(obj: object, msg: string): void }): Worker {
   return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log });
 }

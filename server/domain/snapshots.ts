@@ -3,6 +3,7 @@ import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/di
 import { invoiceColumns, toInvoices } from './money/invoice-view.js';
 import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
+import { claimColumns, companyClaims, toClaims } from './claims/view.js';
 import { endpointView } from './integrations/webhook-endpoint-view.js';
 import type { DomainEvent } from './events/catalogue.js';
 
@@ -31,6 +32,11 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
   },
   async transaction(scope, id) {
     return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()]))[0];
+  },
+  /** As staff's GET /staff/claims/{id} answers it: its documents included. */
+  async claim(scope, id) {
+    const row = await companyClaims(scope).where('claims.id', '=', id).select(claimColumns).executeTakeFirstOrThrow();
+    return (await toClaims(scope, [row], { withDocuments: true }))[0];
   },
   webhookEndpoint: (scope, id, at) => endpointView(scope, id, at),
 };

@@ -238,7 +238,8 @@ describe('delivery', () => {
       await call(exec, 'POST', `/staff/transactions/${paid.json().data.id}/approve`, { notes: 'Counted' });
       await call(exec, 'POST', `/staff/webhook-endpoints/${ours.id}/test`);
       await deliverAll();
-      expect(receiver.received.map((r) => r.event.type).sort()).toEqual(['invoice.paid', 'transaction.approved', 'webhookEndpoint.ping']);
+      expect(receiver.received.map((r) => r.event.type).sort())
+        .toEqual(['invoice.created', 'invoice.paid', 'transaction.approved', 'transaction.created', 'webhookEndpoint.ping']);
       expect(theirs.received).toEqual([]);
       await call(exec, 'DELETE', `/staff/webhook-endpoints/${ours.id}`);
     } finally {

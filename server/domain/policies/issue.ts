@@ -174,7 +174,7 @@ export async function writePolicy(
   await recordInitialState(scope, policy.id, state, actor, now);
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (generateInvoice && ownInvoice) {
-    await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller) }, today.date, now);
+    await raiseInvoice(ctx, scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller), actor }, today.date, now);
   }
   if (notify) {
     await notifyClient(ctx, scope, clientId, {

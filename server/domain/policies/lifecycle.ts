@@ -69,7 +69,7 @@ export async function movePolicyForStaff(ctx: HandlerContext, actor: StaffActor,
     const by = { by: 'staff' as const, id: actor.staffId };
     if (policy.state === 'DRAFT' && body.state === 'PROCESSING') {
       // PROCESSING means invoiced: a draft's invoice is raised on the way, as its client's own generateInvoice does.
-      await invoiceDraft(scope, { clientId: policy.client_id, policy, premium: new Decimal(policy.premium), actor: by, today: todayOf(now), now, notes: body.notes });
+      await invoiceDraft(ctx, scope, { clientId: policy.client_id, policy, premium: new Decimal(policy.premium), actor: by, today: todayOf(now), now, notes: body.notes });
     } else {
       await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: policy.state }, body.state, by, now, body.notes);
     }

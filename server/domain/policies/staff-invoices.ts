@@ -35,7 +35,7 @@ export async function raiseInvoiceForPolicy(ctx: HandlerContext, actor: StaffAct
       throw new ApiError(422, 'INVOICE_AMOUNT_MISMATCH',
         `body.amount must be ${premium.toFixed(2)} ${policy.currency}, the premium of policy ${policy.policy_no} (the invoice bills it)`);
     }
-    const invoice = await invoiceDraft(scope, {
+    const invoice = await invoiceDraft(ctx, scope, {
       clientId: policy.client_id, policy, premium, actor: { by: 'staff', id: actor.staffId }, today: todayOf(now), now,
       notes: 'Invoice raised by staff', description: body.description,
     });

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import type { EventServices } from '../events/catalogue.js';
 import { raiseInvoice, rebillPolicy } from '../money/billing.js';
 import { movePolicy, type StateActor } from '../states/policy.js';
 import { writeAssets } from './issue.js';
@@ -26,7 +27,7 @@ const COVER_FIELDS = ['startDate', 'endDate', 'assets', 'coverType', 'fleetDisco
  * invoice to the new premium; `generateInvoice: true` raises a draft's invoice. One transaction,
  * with the policy row locked, so a payment cannot slip in between the check and the change.
  */
-export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, policyId: string, body: PolicyUpdate, actor: StateActor): Promise<Policy> {
+export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>, clientId: string, policyId: string, body: PolicyUpdate, actor: StateActor): Promise<Policy> {
   const now = ctx.clock.now();
   const today = todayOf(now);
   const coverChanges = COVER_FIELDS.filter((field) => body[field] !== undefined).length > 0;
@@ -42,7 +43,7 @@ export async function changePolicy(ctx: Pick<HandlerContext, 'clock' | 'scope'>,
       premium = cover.premium;
     }
     await scope.updateTable('policies').set(changes).where('id', '=', policy.id).execute();
-    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(scope, { clientId, policy, premium, actor, today, now });
+    if (body.generateInvoice && policy.state === 'DRAFT') await invoiceDraft(ctx, scope, { clientId, policy, premium, actor, today, now });
   });
   return loadPolicy(ctx.scope, policyId, clientId);
 }
@@ -115,11 +116,12 @@ interface DraftToInvoice {
  * PROCESSING, or raising its invoice): it is raised (by the staff member, when one asked), and
  * the policy moves to PROCESSING. Answers the invoice.
  */
-export async function invoiceDraft(scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
+export async function invoiceDraft(services: EventServices, scope: TransactionScope,
+  { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
-  const invoice = await raiseInvoice(scope, {
+  const invoice = await raiseInvoice(services, scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
-    createdByStaffId: actor.by === 'staff' ? actor.id : null, description,
+    createdByStaffId: actor.by === 'staff' ? actor.id : null, description, actor,
   }, today.date, now);
   await movePolicy(scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
   return invoice;
