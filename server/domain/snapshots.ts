@@ -7,6 +7,7 @@ import { toStaffClients } from './clients/staff-view.js';
 import { productSeenBy } from './products/visible.js';
 import { staffQuery, toStaff } from './staff/view.js';
 import { companyPolicy } from './policies/view.js';
+import { claimColumns, companyClaims, toClaims } from './claims/view.js';
 import { endpointView } from './integrations/webhook-endpoint-view.js';
 import type { DomainEvent } from './events/catalogue.js';
 
@@ -39,6 +40,11 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
   },
   async transaction(scope, id) {
     return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()]))[0];
+  },
+  /** As staff's GET /staff/claims/{id} answers it: its documents included. */
+  async claim(scope, id) {
+    const row = await companyClaims(scope).where('claims.id', '=', id).select(claimColumns).executeTakeFirstOrThrow();
+    return (await toClaims(scope, [row], { withDocuments: true }))[0];
   },
   product: (scope, id) => productSeenBy(scope.db, scope.tenantId, id),
   async staff(scope, id) {

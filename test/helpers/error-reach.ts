@@ -24,6 +24,31 @@ export interface ErrorSite {
   problem?: string;
 }
 
+/**
+ * How business events are dispatched: `emit` records an event and runs the reactions of its type
+ * through an interface member (the services' `reactions`, the domain's table of reactions by
+ * type). A call of `emit` leads to the rows of that table for the types its event can have, and
+ * the member itself leads nowhere: else every change that records an event would reach every
+ * reaction of every other event.
+ */
+export interface EventDispatch {
+  /** The function that records an event, [file, name], and which of its arguments is the event. */
+  emit: [string, string];
+  eventArgument: number;
+  /** The table of reactions by event type (an object constant), [file, name]. */
+  reactions: [string, string];
+  /** The interface member `emit` runs them through, [file, interface, member]. */
+  member: [string, string, string];
+}
+
+/** This project's: server/domain/events/catalogue.ts's `emit`, server/domain/reactions.ts's `REACTIONS`, `Services.reactions`. */
+export const DOMAIN_EVENTS: EventDispatch = {
+  emit: ['server/domain/events/catalogue.ts', 'emit'],
+  eventArgument: 3,
+  reactions: ['server/domain/reactions.ts', 'REACTIONS'],
+  member: ['server/platform/context.ts', 'Services', 'reactions'],
+};
+
 /** A code held in a value typed as more than this many codes names no specific code. */
 const MAX_CODES_PER_SITE = 12;
 
@@ -36,13 +61,16 @@ export class ErrorReach {
   private readonly errorsModule: string;
   private readonly direct = new Map<Walkable, { sites: ErrorSite[]; next: Set<Walkable> }>();
   private implementations?: Map<ts.Declaration, Walkable[]>;
+  private readonly events?: EventDispatch;
+  private dispatch?: { emit: ts.Node; table: ts.Node; rows: Map<string, ts.Node>; member: ts.Node };
 
   /**
    * `rootFiles`: where the program starts (their imports are followed); `errorsModule`: the
    * module defining ApiError, HtmlError and the helpers.
    */
-  constructor(root: string, rootFiles: string[], options: { errorsModule?: string; compilerOptions?: ts.CompilerOptions } = {}) {
+  constructor(root: string, rootFiles: string[], options: { errorsModule?: string; compilerOptions?: ts.CompilerOptions; events?: EventDispatch } = {}) {
     this.root = root;
+    this.events = options.events;
     this.errorsModule = path.resolve(root, options.errorsModule ?? 'server/platform/errors.ts');
     const compilerOptions: ts.CompilerOptions = options.compilerOptions ?? {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -235,6 +263,49 @@ export class ErrorReach {
     return undefined;
   }
 
+  /** The event dispatch's nodes, found once (undefined without `events`). */
+  private eventDispatch() {
+    if (!this.events || this.dispatch) return this.dispatch;
+    const { emit, reactions, member: [file, owner, name] } = this.events;
+    const table = this.declarationNamed(...reactions) as ts.VariableDeclaration;
+    let value = table.initializer!;
+    while (ts.isAsExpression(value) || ts.isSatisfiesExpression(value) || ts.isParenthesizedExpression(value)) value = value.expression;
+    if (!ts.isObjectLiteralExpression(value)) throw new Error(`${reactions.join(' ')} is not an object literal`);
+    const rows = new Map<string, ts.Node>();
+    for (const row of value.properties) if (ts.isPropertyAssignment(row) && (ts.isStringLiteral(row.name) || ts.isIdentifier(row.name))) rows.set(row.name.text, row);
+    let member: ts.Node | undefined;
+    const find = (node: ts.Node) => {
+      if (ts.isInterfaceDeclaration(node) && node.name.text === owner) member = node.members.find((m) => m.name && ts.isIdentifier(m.name) && m.name.text === name);
+      else if (!member) ts.forEachChild(node, find);
+    };
+    find(this.sourceFile(file));
+    if (!member) throw new Error(`${file} declares no ${owner}.${name}`);
+    this.dispatch = { emit: this.declarationNamed(...emit), table, rows, member };
+    return this.dispatch;
+  }
+
+  /**
+   * A call of the dispatch's `emit`: the reactions of the types its event can have (the whole
+   * table when they are not literals). Undefined for any other call.
+   */
+  private reactionsOf(call: ts.CallExpression): ts.Node[] | undefined {
+    const dispatch = this.eventDispatch();
+    if (!dispatch) return undefined;
+    const symbol = this.symbolOf(call.expression);
+    if (!symbol?.declarations?.includes(dispatch.emit as ts.Declaration)) return undefined;
+    const event = call.arguments[this.events!.eventArgument];
+    const property = event && this.checker.getTypeAtLocation(event).getProperty('type');
+    if (!property) return [dispatch.table];
+    const type = this.checker.getTypeOfSymbolAtLocation(property, event);
+    const rows: ts.Node[] = [];
+    for (const part of type.isUnion() ? type.types : [type]) {
+      const row = part.isStringLiteral() ? dispatch.rows.get(part.value) : undefined;
+      if (!row) return [dispatch.table];
+      rows.push(row);
+    }
+    return rows;
+  }
+
   /** What a declaration reached by name leads the walk to. */
   private targetsOf(symbol: ts.Symbol): Walkable[] {
     const targets: Walkable[] = [];
@@ -274,6 +345,7 @@ export class ErrorReach {
     const found = { sites: [] as ErrorSite[], next: new Set<Walkable>() };
     this.direct.set(start, found);
     const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node)) for (const row of this.reactionsOf(node) ?? []) found.next.add(row);
       if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
         const site = this.siteAt(node);
         if (site) {
@@ -284,6 +356,8 @@ export class ErrorReach {
       }
       if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
         const symbol = this.symbolOf(node);
+        // The event dispatch's member: `emit`'s calls lead to their own reactions instead.
+        if (symbol && this.events && symbol.declarations?.includes(this.eventDispatch()!.member as ts.Declaration)) return;
         if (symbol) for (const target of this.targetsOf(symbol)) if (target !== start) found.next.add(target);
         return;
       }

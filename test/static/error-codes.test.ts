@@ -3,7 +3,7 @@ import path from 'node:path';
 import type ts from 'typescript';
 import { ERROR_CATALOGUE } from '../../generated/errors.js';
 import { ERRORS_MODULE, ERRORS_PAGE, errorsModule, errorsPage, operationsOf, readCatalogue, routeKindsOf, type RouteKind } from '../../scripts/error-codes.js';
-import { codesByStatus, ErrorReach, unlistedCodes, type ErrorSite } from '../helpers/error-reach.js';
+import { codesByStatus, DOMAIN_EVENTS, ErrorReach, unlistedCodes, type ErrorSite } from '../helpers/error-reach.js';
 
 /**
  * Every error code the server can answer for an operation is in the contract for that operation
@@ -42,7 +42,7 @@ describe('error codes (spec/errors.yaml, x-error-codes)', () => {
   let platformSites: Record<RouteKind, ErrorSite[]>;
 
   beforeAll(() => {
-    reach = new ErrorReach(root, ['handlers/index.ts', 'server/app/app.ts']);
+    reach = new ErrorReach(root, ['handlers/index.ts', 'server/app/app.ts'], { events: DOMAIN_EVENTS });
     handlers = reach.membersOf('handlers/index.ts', 'handlers');
     const named = ([file, name]: [string, string]) => reach.declarationNamed(file, name);
     platformSites = Object.fromEntries(Object.entries(PLATFORM_SOURCES)
@@ -70,39 +70,25 @@ describe('error codes (spec/errors.yaml, x-error-codes)', () => {
     }
   });
 
-  /**
-   * The error sites an operation's handler reaches. What follows a business event runs by its type
-   * (`domainReactions` looks it up in `REACTIONS`): the walk does not go through that lookup, which
-   * would reach every event's reactions, but adds the rows of the types emitted on the way (by the
-   * handler, and by those reactions in turn).
-   */
-  function sitesOfHandler(handler: ts.Node): ErrorSite[] {
-    const dispatch = reach.declarationNamed('server/domain/reactions.ts', 'domainReactions');
-    const emitter = reach.declarationNamed('server/domain/events/catalogue.ts', 'emit');
-    const table = (reach.declarationNamed('server/domain/reactions.ts', 'REACTIONS') as ts.VariableDeclaration).initializer as ts.ObjectLiteralExpression;
-    const rows = new Map(table.properties.map((row) => [(row.name as ts.StringLiteral).text, row]));
-    const sites: ErrorSite[] = [];
-    const emitted = new Set<string | number>();
-    for (let starts: ts.Node[] = [handler]; starts.length;) {
-      const walked = reach.walk(starts, [dispatch]);
-      sites.push(...walked.sites);
-      const types = reach.callsTo(walked.reached, emitter).flatMap((call) => reach.propertyLiterals(call.arguments[3], 'type'));
-      starts = [...new Set(types)].filter((type) => !emitted.has(type)).map((type) => { emitted.add(type); return rows.get(String(type))!; });
-    }
-    return sites;
-  }
-
   it('every operation lists, for each status it declares, every code its handler and its kinds can raise', () => {
     const missing: Record<string, string[]> = {};
     const operations = operationsOf(bundle);
     expect(operations.map(({ op }) => op.operationId).sort()).toEqual([...handlers.keys()].sort());
     for (const { op } of operations) {
-      const sites = [...sitesOfHandler(handlers.get(op.operationId)!), ...routeKindsOf(op, bundle.security).flatMap((kind) => platformSites[kind])];
+      const sites = [...reach.sitesFrom([handlers.get(op.operationId)!]), ...routeKindsOf(op, bundle.security).flatMap((kind) => platformSites[kind])];
       const unlisted = unlistedCodes(codesByStatus(sites), op['x-error-codes'] ?? {}, Object.keys(op.responses));
       if (unlisted.length) missing[op.operationId] = unlisted;
     }
     expect(missing).toEqual({});
   }, 120_000);
+
+  it('follows a recorded event to the reactions of its own type only', () => {
+    const files = (file: string, name: string) => new Set(reach.sitesFrom([reach.declarationNamed(file, name)]).map((site) => site.at.split(':')[0]));
+    // directDebit.created: its policy waits for debits (a policy's move).
+    expect(files('server/domain/money/mandates.ts', 'setUpMandate')).toContain('server/domain/states/policy.ts');
+    // A claim's events have no reactions: nothing of another event's.
+    expect(files('server/domain/claims/events.ts', 'recordClaimEvent')).not.toContain('server/domain/states/policy.ts');
+  });
 
   it('generated/errors.ts and the Errors page are what npm run generate makes', () => {
     expect(readFileSync(path.join(root, ERRORS_MODULE), 'utf8')).toBe(errorsModule(catalogue));

@@ -35,8 +35,8 @@ export async function buyCart(
     const billed: BilledPolicy[] = [];
     for (const item of prepared) billed.push(await writePolicy(ctx, scope, clientId, item, actor, { ownInvoice: false, notify: false }));
     const now = ctx.clock.now();
-    const invoice = await raiseInvoice(scope, {
-      clientId, currency: first.body.currency, exchangeRate: first.exchangeRate, policies: billed, createdByStaffId: staffOf(seller),
+    const invoice = await raiseInvoice(ctx, scope, {
+      clientId, currency: first.body.currency, exchangeRate: first.exchangeRate, policies: billed, createdByStaffId: staffOf(seller), actor,
     }, first.today.date, now);
     for (const [i, policy] of billed.entries()) await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: prepared[i].body.oldPolicyId }, actor, now);
     await scope.deleteFrom('cart_items').where('client_id', '=', clientId).where('id', 'in', rows.map((row) => row.id)).execute();

@@ -10,6 +10,7 @@ import type { StateActor } from '../states/policy.js';
 import { assertClaimable, checkClaimAssets, checkClaimDates, checkClaimShape, claimCurrency, isMicroInsuranceClaim, thirdPartyLossRow, type ClaimCreateRequest } from './rules.js';
 import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
+import { recordClaimEvent } from './events.js';
 
 /**
  * Who files a claim: the client itself, or a staff member for a client within their reach (at the
@@ -70,8 +71,9 @@ async function insertClaim(scope: TransactionScope, clientId: string, body: Clai
 
 /**
  * Files a claim on one of the client's policies, ACTIVE in REVIEW; answers its id. Everything (the
- * claim, its assets, third party losses, documents, first status and stage, the notification) is
- * written in one transaction, under the policy's row lock so its state cannot change meanwhile.
+ * claim, its assets, third party losses, documents, first status and stage, `claim.filed` by
+ * whoever filed it, the notification) is written in one transaction, under the policy's row lock
+ * so its state cannot change meanwhile.
  */
 export async function fileClaim(ctx: HandlerContext, clientId: string, body: ClaimCreateRequest, filedBy: ClaimFiler): Promise<string> {
   const now = ctx.clock.now();
@@ -81,6 +83,7 @@ export async function fileClaim(ctx: HandlerContext, clientId: string, body: Cla
     const checked = await checkClaim(scope, clientId, body, policy, today);
     const claim = await insertClaim(scope, clientId, body, policy, checked, now);
     await recordInitialClaimState(scope, claim.id, filedBy, now);
+    await recordClaimEvent(ctx, scope, 'claim.filed', claim.id, filedBy, now);
     await notifyClient(ctx, scope, clientId, {
       title: `Claim ${claim.claimNo} received`,
       body: `We received your claim ${claim.claimNo} on policy ${policy.policy_no}. We will tell you as it is reviewed.`,

@@ -8,11 +8,12 @@ import { checkOwnDocuments } from '../documents/owned.js';
 import { toCents } from '../money/billing.js';
 import { clientInReach } from '../staff/reach.js';
 import { canTransition } from '../states/machine.js';
-import { CLAIM_STAGES, moveClaim, type ClaimState } from '../states/claim.js';
+import { CLAIM_STAGES, type ClaimState } from '../states/claim.js';
 import type { StateActor } from '../states/policy.js';
 import { claimColumns, companyClaims, toClaims, type Claim, type ClaimRow } from './view.js';
 import { notifyClient } from '../accounts/notify.js';
 import { assertSettlementAuthority, assertWithinSumInsured } from './authority.js';
+import { moveClaimRecorded, recordClaimEvent } from './events.js';
 
 type ReviewBody = components['schemas']['ClaimReviewCreate'];
 type StageMove = components['schemas']['ClaimStageMove'];
@@ -21,9 +22,13 @@ type SettlementBody = components['schemas']['ClaimSettlementCreate'];
 /**
  * Staff's handling of claims (docs/docs/state-machines.md): reviews while in REVIEW, the decision to settle
  * or repudiate, the settlement that pays and closes the claim, and closing a decided claim. Every
- * change of stage or status goes through `moveClaim` (states/claim.ts), recorded with the staff
- * member, and each runs in one transaction under the claim's row lock.
+ * change of stage or status goes through `moveClaimRecorded` (the machine of states/claim.ts, and
+ * its events), recorded with the staff member, and each runs in one transaction under the claim's
+ * row lock.
  */
+
+/** What handling a claim needs: the clock, the tenant's rows, and what records its events. */
+type ClaimServices = Pick<HandlerContext, 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>;
 
 /** The company's claims of clients within a staff member's reach (callers add filters, order and page). */
 export const claimsInReach = (scope: TenantScope, actor: StaffActor) => companyClaims(scope).where(clientInReach('claims.client_id', actor));
@@ -42,7 +47,7 @@ export async function claimForStaff(scope: TenantScope, actor: StaffActor, id: s
  * Runs `change` on a claim within reach in one transaction, its row locked so nothing moves it
  * meanwhile, then answers the claim as it now is.
  */
-async function handleClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, id: string,
+async function handleClaim(ctx: ClaimServices, actor: StaffActor, id: string,
   change: (scope: TransactionScope, row: ClaimRow, claim: ClaimState, by: StateActor, now: Date) => Promise<void>): Promise<Claim> {
   const now = ctx.clock.now();
   await ctx.scope.transaction(async (scope) => {
@@ -67,8 +72,8 @@ const noAdjustedAmount = (claim: ClaimState) => conflict(
   `Claim ${claim.claimNo} has no review with an adjustedSettlementAmount; review it with one before moving it to SETTLEMENT`, 'NO_ADJUSTED_AMOUNT');
 
 /** Records a staff member's review of a claim ACTIVE in REVIEW (409 CLAIM_NOT_IN_REVIEW otherwise). */
-export function reviewClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, id: string, body: ReviewBody): Promise<Claim> {
-  return handleClaim(ctx, actor, id, async (scope, row, claim, _by, now) => {
+export function reviewClaim(ctx: ClaimServices, actor: StaffActor, id: string, body: ReviewBody): Promise<Claim> {
+  return handleClaim(ctx, actor, id, async (scope, row, claim, by, now) => {
     if (claim.status !== 'ACTIVE' || claim.stage !== 'REVIEW') {
       throw conflict(`Claim ${claim.claimNo} is ${claim.status} in ${claim.stage}; a claim is reviewed only while ACTIVE in REVIEW`, 'CLAIM_NOT_IN_REVIEW');
     }
@@ -86,6 +91,7 @@ export function reviewClaim(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor:
       document_ids: JSON.stringify(documentIds),
       created_at: now,
     }).execute();
+    await recordClaimEvent(ctx, scope, 'claim.reviewed', claim.id, by, now);
   });
 }
 
@@ -99,8 +105,8 @@ export function moveClaimStage(ctx: HandlerContext, actor: StaffActor, id: strin
     if (stage === 'SETTLEMENT' && canTransition(CLAIM_STAGES, claim.stage, stage, by.by) && !(await adjustedReview(scope, claim.id))) {
       throw noAdjustedAmount(claim);
     }
-    const moved = await moveClaim(scope, claim, { field: 'stage', to: stage }, by, now, notes);
-    if (stage === 'REJECTED') await moveClaim(scope, moved, { field: 'status', to: 'CLOSED' }, by, now, notes);
+    const moved = await moveClaimRecorded(ctx, scope, claim, { field: 'stage', to: stage }, by, now, notes);
+    if (stage === 'REJECTED') await moveClaimRecorded(ctx, scope, moved, { field: 'status', to: 'CLOSED' }, by, now, notes);
     const news = {
       SETTLEMENT: 'has been accepted for settlement; we will tell you when it is paid',
       REPUDIATION: 'is being considered for repudiation (declining it); we will tell you the outcome',
@@ -182,8 +188,8 @@ export function settleClaim(ctx: HandlerContext, actor: StaffActor, id: string, 
       created_at: now,
     }).execute();
     const paid = `${money(amount)} ${row.currency} paid to ${body.recipient} on ${body.paymentDate} (${body.paymentMethod})`;
-    const settled = await moveClaim(scope, claim, { field: 'stage', to: 'SETTLED' }, by, now, `Settled: ${paid}`);
-    await moveClaim(scope, settled, { field: 'status', to: 'CLOSED' }, by, now, 'Closed on settlement');
+    const settled = await moveClaimRecorded(ctx, scope, claim, { field: 'stage', to: 'SETTLED' }, by, now, `Settled: ${paid}`);
+    await moveClaimRecorded(ctx, scope, settled, { field: 'status', to: 'CLOSED' }, by, now, 'Closed on settlement');
     await notifyClient(ctx, scope, row.client_id, {
       title: `Claim ${claim.claimNo} settled`, body: `Your claim ${claim.claimNo} is settled and closed: ${paid}.`, entity: { name: 'claim', id: claim.id },
     });
@@ -196,7 +202,7 @@ export function closeClaim(ctx: HandlerContext, actor: StaffActor, id: string, n
     if (claim.stage !== 'SETTLED' && claim.stage !== 'REJECTED') {
       throw conflict(`Claim ${claim.claimNo} is in ${claim.stage}; only a SETTLED or REJECTED claim is closed`, 'CLAIM_UNDECIDED');
     }
-    await moveClaim(scope, claim, { field: 'status', to: 'CLOSED' }, by, now, notes);
+    await moveClaimRecorded(ctx, scope, claim, { field: 'status', to: 'CLOSED' }, by, now, notes);
     await notifyClient(ctx, scope, row.client_id, {
       title: `Claim ${claim.claimNo} closed`, body: `Your claim ${claim.claimNo} (${claim.stage}) is closed. ${notes}`, entity: { name: 'claim', id: claim.id },
     });

@@ -20,8 +20,12 @@ export type DomainEvent =
   | { type: 'policy.renewed'; object: { type: 'policy'; id: string }; data: { oldPolicyId: string } }
   /** A policy became CANCELLED (besides its `policy.stateChanged`). */
   | { type: 'policy.cancelled'; object: { type: 'policy'; id: string }; data: { from: PolicyState } }
+  /** An invoice was raised (a policy's, a cart checkout's, a draft's; by the client, staff or the system). */
+  | { type: 'invoice.created'; object: { type: 'invoice'; id: string }; data: Record<string, never> }
   /** Confirmed money now covers the invoice: the policies it bills move on. */
   | { type: 'invoice.paid'; object: { type: 'invoice'; id: string }; data: { invoiceNo: string } }
+  /** An invoice was closed without being paid in full: its policy was closed (what was unpaid is written off) or deleted unpaid. */
+  | { type: 'invoice.closed'; object: { type: 'invoice'; id: string }; data: Record<string, never> }
   /** A client (or staff at the counter, for it) asked to close one of its policies. */
   | { type: 'policyClosure.requested'; object: { type: 'policyClosure'; id: string }; data: Record<string, never> }
   /** Staff approved a closure request and its policy is CANCELLED: what the policy owed stops. */
@@ -30,8 +34,20 @@ export type DomainEvent =
   | { type: 'policyClosure.rejected'; object: { type: 'policyClosure'; id: string }; data: Record<string, never> }
   /** A client set up a direct debit mandate on a policy: the policy waits for its debits. */
   | { type: 'directDebit.created'; object: { type: 'directDebit'; id: string }; data: { policyId: string } }
+  /** A debit of a mandate was collected (its payment confirmed) or failed (its payment did not go through). */
+  | { type: 'directDebit.collected' | 'directDebit.failed'; object: { type: 'directDebit'; id: string }; data: { transactionId: string } }
+  /** An ACTIVE mandate was cancelled: by the client or staff, by the due-debit job (policy ended), or by a policy's closure. */
+  | { type: 'directDebit.cancelled'; object: { type: 'directDebit'; id: string }; data: Record<string, never> }
+  /** A payment of an invoice was recorded (by the client, staff for it, or the due-debit job). */
+  | { type: 'transaction.created'; object: { type: 'transaction'; id: string }; data: Record<string, never> }
   /** A payment was confirmed (APPROVED by staff or the provider, or VERIFIED mobile money), REJECTED by staff, or it failed (ERROR, CANCELLED). */
   | { type: 'transaction.approved' | 'transaction.rejected' | 'transaction.failed'; object: { type: 'transaction'; id: string }; data: Record<string, never> }
+  /**
+   * A claim was filed (by the client or staff for it), reviewed by staff, moved (any stage or
+   * status move), settled (stage SETTLED) or closed (status CLOSED, or withdrawn by the client).
+   */
+  | { type: 'claim.filed' | 'claim.reviewed' | 'claim.stageChanged' | 'claim.settled' | 'claim.closed'; object: { type: 'claim'; id: string };
+    data: Record<string, never> }
   /** An insurer created a product. */
   | { type: 'product.created'; object: { type: 'product'; id: string }; data: Record<string, never> }
   /** An insurer assigned its product to another company (`companyId`) or withdrew it: recorded in both companies. */
@@ -42,6 +58,9 @@ export type DomainEvent =
   | { type: 'webhookEndpoint.ping'; object: { type: 'webhookEndpoint'; id: string }; data: Record<string, never> };
 
 export type DomainEventType = DomainEvent['type'];
+
+/** What emitting an event needs: the reactions that follow it and the snapshot of its object. */
+export type { EventServices };
 
 /**
  * Records `event` with who made it and its object as the API answers it now (delivered to the

@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js';
+import type { EventActor } from '../../platform/events.js';
 import { nextNumber } from '../../platform/numbering.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { emit, type EventServices } from '../events/catalogue.js';
 
 /** Money to the cent, half up: every stored amount goes through this. */
 export const toCents = (value: Decimal.Value) => new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
@@ -16,13 +18,16 @@ export interface NewInvoice {
   description?: string;
   /** The staff member who raised it (a staff sale, a draft invoiced by staff); none for a client's own purchase. */
   createdByStaffId?: string | null;
+  /** Who made the change that raised it, as its `invoice.created` names them. */
+  actor: EventActor;
 }
 
 /**
  * Raises an invoice (amount = the premiums it bills) with one item per policy, inside the caller's
- * transaction. A single policy's invoice also names it in `policy_id` (the seed's policyId).
+ * transaction, and records `invoice.created`: every invoice is raised here. A single policy's
+ * invoice also names it in `policy_id` (the seed's policyId).
  */
-export async function raiseInvoice(scope: TransactionScope, invoice: NewInvoice, today: string, at: Date) {
+export async function raiseInvoice(services: EventServices, scope: TransactionScope, invoice: NewInvoice, today: string, at: Date) {
   const amount = invoice.policies.reduce((sum, p) => sum.plus(toCents(p.premium)), new Decimal(0));
   const single = invoice.policies.length === 1 ? invoice.policies[0] : undefined;
   const row = await scope.insertInto('invoices', {
@@ -43,6 +48,7 @@ export async function raiseInvoice(scope: TransactionScope, invoice: NewInvoice,
   await scope.insertInto('invoice_items', invoice.policies.map((p) => ({
     invoice_id: row.id, policy_id: p.id, amount: toCents(p.premium).toFixed(2),
   }))).execute();
+  await emit(services, scope, invoice.actor, { type: 'invoice.created', object: { type: 'invoice', id: row.id }, data: {} }, at);
   return row;
 }
 

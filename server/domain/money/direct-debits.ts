@@ -1,6 +1,8 @@
 import { addDays, addMonths, addWeeks, addYears, format, parseISO } from 'date-fns';
 import type { DirectDebitFrequency, PolicyState } from '../../platform/db/schema.js';
+import type { EventActor } from '../../platform/events.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { emit, type EventServices } from '../events/catalogue.js';
 
 /**
  * Direct debit mandates (docs/docs/state-machines.md): a client asks for its policy's invoice to be paid
@@ -45,12 +47,17 @@ export async function completeMandatesOfPaidInvoice(scope: TransactionScope, inv
 }
 
 /**
- * Cancels a mandate still `ACTIVE` (its lock is held), keeping why: no further debit is
- * raised. What a client's cancellation, the due-debit job (policy ended) and an approved policy
- * closure each do.
+ * Cancels a mandate still `ACTIVE` (its lock is held), keeping why and, when staff did, who: no
+ * further debit is raised; then `directDebit.cancelled` by `actor`. What a client's or staff's
+ * cancellation, the due-debit job (policy ended) and an approved policy closure each do. A mandate
+ * no longer ACTIVE is left as it is, and nothing is recorded.
  */
-export async function cancelActiveMandate(scope: TransactionScope, id: string, reason: string, at: Date, byStaffId: string | null = null) {
-  await scope.updateTable('direct_debits').set({
-    status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at, cancelled_by_staff_id: byStaffId, updated_at: at,
-  }).where('id', '=', id).where('status', '=', 'ACTIVE').execute();
+export async function cancelActiveMandate(services: EventServices, scope: TransactionScope, id: string, reason: string, actor: EventActor, at: Date) {
+  const cancelled = await scope.updateTable('direct_debits').set({
+    status: 'CANCELLED', next_debit_date: null, cancel_reason: reason, cancelled_at: at,
+    cancelled_by_staff_id: actor.by === 'staff' ? actor.id : null, updated_at: at,
+  }).where('id', '=', id).where('status', '=', 'ACTIVE').executeTakeFirst();
+  if (Number(cancelled.numUpdatedRows) !== 1) return;
+  await emit(services, scope, actor, { type: 'directDebit.cancelled', object: { type: 'directDebit', id }, data: {} }, at,
+    { previous: { status: 'ACTIVE' } });
 }

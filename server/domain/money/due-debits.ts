@@ -8,8 +8,8 @@ import { expireCheckouts, lockInvoice, writePayment } from './payments.js';
 import { TransactionScope } from '../../platform/tenancy.js';
 import { notifyClient } from '../accounts/notify.js';
 
-/** What the due-debit job needs: the database, the payment provider, the notifier. */
-export type JobServices = Pick<Services, 'db' | 'payments' | 'notifier'>;
+/** What the due-debit job needs: the database, the payment provider, the notifier, what records its events. */
+export type JobServices = Pick<Services, 'db' | 'payments' | 'notifier' | 'reactions' | 'eventSnapshots'>;
 
 export interface DueDebitsReport {
   /** Payments raised. */
@@ -25,6 +25,8 @@ export interface DueDebitsReport {
 }
 
 type Mandate = Selectable<DirectDebitsTable>;
+/** The job is the system's: what it raises and cancels is recorded so. */
+const SYSTEM = { by: 'system', id: null } as const;
 const BATCH = 100;
 
 /**
@@ -71,11 +73,11 @@ async function debitMandate(services: JobServices, ref: { id: string; tenant_id:
 
     const policy = await scope.selectFrom('policies').select(['policy_no', 'state']).where('id', '=', mandate.policy_id).executeTakeFirstOrThrow();
     if (ENDED_POLICY_STATES.includes(policy.state)) {
-      await cancelActiveMandate(scope, mandate.id, `Policy ${policy.policy_no} is ${policy.state}: nothing more is debited for it`, now);
+      await cancelActiveMandate(services, scope, mandate.id, `Policy ${policy.policy_no} is ${policy.state}: nothing more is debited for it`, SYSTEM, now);
       counts.cancelled += 1;
       return;
     }
-    await expireCheckouts(scope, invoice.id, now);
+    await expireCheckouts(services, scope, invoice.id, now);
     const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', mandate.client_id).executeTakeFirstOrThrow();
 
     let index = mandate.due_count;
@@ -146,7 +148,7 @@ async function raise(services: JobServices, scope: TransactionScope, { mandate, 
       direct_debit_id: mandate.id,
       document_ids: '[]',
     },
-    actor: { by: 'system', id: null },
+    actor: SYSTEM,
     at: now,
   });
   await scope.updateTable('direct_debit_runs').set({ transaction_id: payment.id }).where('id', '=', run.id).execute();

@@ -8,7 +8,7 @@ import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { ownRow } from '../../platform/ownership.js';
-import { emit } from '../events/catalogue.js';
+import { emit, type EventServices } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { ownDirectDebit } from './direct-debit-view.js';
 import { cancelActiveMandate, DEBITABLE_STATES } from './direct-debits.js';
@@ -39,7 +39,7 @@ export async function setUpMandate(ctx: MandateServices, clientId: string, body:
   if (body.endDate !== undefined && body.endDate < body.startDate) throw badRequest('body.endDate must be on or after body.startDate');
 
   return ctx.scope.transaction(async (scope) => {
-    const { policy, invoice } = await lockDebitablePolicy(scope, clientId, body, now);
+    const { policy, invoice } = await lockDebitablePolicy(ctx, scope, clientId, body, now);
     const client = await scope.selectFrom('clients').select(['id', 'email', 'phone_number']).where('id', '=', clientId).executeTakeFirstOrThrow();
     const mobileNumber = body.mobileNumber ?? client.phone_number;
     if (!mobileNumber) throw badRequest('body.mobileNumber is required: the account has no phone number to debit');
@@ -78,7 +78,7 @@ export async function setUpMandate(ctx: MandateServices, clientId: string, body:
  * two mandates for one policy cannot both be active and a payment settling the invoice meanwhile
  * is seen: it must be debitable, start by its end date, have no active mandate and owe money.
  */
-async function lockDebitablePolicy(scope: TransactionScope, clientId: string, body: DirectDebitCreate, now: Date) {
+async function lockDebitablePolicy(services: EventServices, scope: TransactionScope, clientId: string, body: DirectDebitCreate, now: Date) {
   const found = await clientPolicy(scope, body.policyId, clientId);
   const invoice = found.invoice_id ? await lockInvoice(scope, found.invoice_id) : undefined;
   const policy = await clientPolicy(scope, body.policyId, clientId, { lock: true });
@@ -89,7 +89,7 @@ async function lockDebitablePolicy(scope: TransactionScope, clientId: string, bo
   if (body.startDate > policy.end_date) throw badRequest(`body.startDate must not be after the policy's endDate (${policy.end_date})`);
   const active = await scope.selectFrom('direct_debits').select('id').where('policy_id', '=', policy.id).where('status', '=', 'ACTIVE').executeTakeFirst();
   if (active) throw activeConflict(policy.policy_no);
-  await leftToPay(scope, invoice, now);
+  await leftToPay(services, scope, invoice, now);
   return { policy, invoice };
 }
 
@@ -122,7 +122,7 @@ export async function cancelMandate(ctx: MandateServices, clientId: string, id: 
     if (debit.status !== 'ACTIVE') {
       throw conflict(`The direct debit on policy ${debit.policy_no} is ${debit.status}; only an ACTIVE one can be cancelled`, 'DIRECT_DEBIT_ENDED');
     }
-    await cancelActiveMandate(scope, debit.id, body.reason, now, actor.by === 'staff' ? actor.id : null);
+    await cancelActiveMandate(ctx, scope, debit.id, body.reason, actor, now);
     await notifyClient(ctx, scope, clientId, {
       title: `Direct debit for policy ${debit.policy_no} cancelled`,
       body: `No more debits will be taken from ${debit.mobile_number}. Invoice ${debit.invoice_no} can still be paid in the app.`,

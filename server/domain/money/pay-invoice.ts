@@ -61,7 +61,7 @@ function checkPaymentFields(body: TransactionCreate, today: string) {
 }
 
 /** The payment's write: the invoice locked, the money checked, the client told. */
-async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, scope: TransactionScope, clientId: string, body: TransactionCreate,
+async function recordPayment(services: Pick<Services, 'payments' | 'notifier' | 'reactions' | 'eventSnapshots'>, scope: TransactionScope, clientId: string, body: TransactionCreate,
   actor: TransactionActor, now: Date): Promise<Transaction> {
   const invoice = await lockInvoice(scope, body.invoiceId);
   if (!invoice || invoice.client_id !== clientId) throw notFound('Invoice');
@@ -73,7 +73,7 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier'>, 
   if (body.exchangeRate !== undefined && !exchangeRate.equals(body.exchangeRate)) {
     throw badRequest(`body.exchangeRate must be ${exchangeRate.toString()}, the rate of invoice ${invoice.invoice_no} (leave it out)`);
   }
-  const remaining = await leftToPay(scope, invoice, now);
+  const remaining = await leftToPay(services, scope, invoice, now);
   const amount = paymentAmount(invoice, remaining, body.amount);
   const files = body.files ?? [];
   await checkOwnDocuments(scope, clientId, files, 'body.files');

@@ -8,7 +8,7 @@ import { conflict } from '../../platform/errors.js';
 import { nextNumber } from '../../platform/numbering.js';
 import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
-import { emit } from '../events/catalogue.js';
+import { emit, type EventServices } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
@@ -44,9 +44,10 @@ export interface NewPayment {
 /**
  * Writes a payment of a locked invoice: its number, its first state
  * (by method), and for ONLINE and MOBILE_MONEY the provider's checkout or wallet prompt, asked for
- * once the payment's row is written (its id is the provider's reference).
+ * once the payment's row is written (its id is the provider's reference); then `transaction.created`
+ * (every payment is written here: a client's, staff's for a client, a direct debit's).
  */
-export async function writePayment(services: Pick<Services, 'payments'>, scope: TransactionScope, payment: NewPayment) {
+export async function writePayment(services: Pick<Services, 'payments' | 'reactions' | 'eventSnapshots'>, scope: TransactionScope, payment: NewPayment) {
   const { invoice, method, amount, exchangeRate, at } = payment;
   const status = initialTransactionStatus(method);
   const transactionNo = await nextNumber(scope, 'TRX');
@@ -70,6 +71,8 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
   await recordInitialTransactionState(scope, row.id, status, payment.actor, at);
 
   const start = { transactionId: row.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
+  // A sandbox provider's "phone" is a page: where it is, so the client can be told.
+  let promptUrl: string | undefined;
   if (method === 'ONLINE') {
     const checkout = await services.payments.startCheckout(start);
     await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: checkout.reference, checkout_url: checkout.checkoutUrl })
@@ -77,20 +80,19 @@ export async function writePayment(services: Pick<Services, 'payments'>, scope: 
   } else if (method === 'MOBILE_MONEY') {
     const prompt = await services.payments.requestMobileMoney({ ...start, mobileNumber: payment.details!.mobile_number! });
     await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', row.id).execute();
-    // A sandbox provider's "phone" is a page: where it is, so the client can be told.
-    return { id: row.id, transactionNo, status, promptUrl: prompt.promptUrl };
+    promptUrl = prompt.promptUrl;
   }
-  return { id: row.id, transactionNo, status, promptUrl: undefined };
+  await emit(services, scope, payment.actor, { type: 'transaction.created', object: { type: 'transaction', id: row.id }, data: {} }, at);
+  return { id: row.id, transactionNo, status, promptUrl };
 }
 
 /** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
-export async function expireCheckouts(scope: TransactionScope, invoiceId: string, now: Date) {
-  const stale = await scope.selectFrom('transactions').select(['id', 'transaction_no', 'status'])
+export async function expireCheckouts(services: EventServices, scope: TransactionScope, invoiceId: string, now: Date) {
+  const stale = await scope.selectFrom('transactions').select(PAYMENT_MOVED)
     .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
     .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
   for (const row of stale) {
-    await moveTransaction(scope, { id: row.id, transactionNo: row.transaction_no, status: row.status }, 'CANCELLED',
-      { by: 'system', id: null }, now, 'Checkout expired unfinished');
+    await movePayment(services, scope, row, { to: 'CANCELLED', actor: { by: 'system', id: null }, at: now, notes: 'Checkout expired unfinished' });
   }
 }
 
@@ -98,11 +100,11 @@ export async function expireCheckouts(scope: TransactionScope, invoiceId: string
  * What a new payment or mandate may still claim on a locked invoice, once its stale checkouts have
  * expired; 409 when nothing is left (paid or being paid) or the invoice is closed unpaid (voided).
  */
-export async function leftToPay(scope: TransactionScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
+export async function leftToPay(services: EventServices, scope: TransactionScope, invoice: InvoiceRow, now: Date): Promise<Decimal> {
   if (invoice.voided_at !== null) {
     throw conflict(`Invoice ${invoice.invoice_no} is closed (${invoice.void_reason}); it takes no more payments`, 'INVOICE_CLOSED');
   }
-  await expireCheckouts(scope, invoice.id, now);
+  await expireCheckouts(services, scope, invoice.id, now);
   const remaining = remainingToPay(invoice.amount, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
   if (remaining.lessThanOrEqualTo(0)) {
     throw conflict(`Invoice ${invoice.invoice_no} has nothing left to pay (${new Decimal(invoice.amount).toFixed(2)} ${invoice.currency} paid or being paid)`,
@@ -122,6 +124,33 @@ export interface PaymentOutcome {
   reviewedBy?: string;
 }
 
+/** What moving a payment reads of it (`movePayment`). */
+export const PAYMENT_MOVED = ['id', 'transaction_no', 'status', 'direct_debit_id'] as const;
+type MovedPayment = Pick<Selectable<TransactionsTable>, (typeof PAYMENT_MOVED)[number]>;
+
+/**
+ * Moves a payment to its outcome (every state past the first is one: confirmed, rejected,
+ * failed, cancelled) as the machine allows (`moveTransaction`), records its reviewer when staff
+ * decided, then `transaction.approved`, `.rejected` or `.failed` with its status before, and for a
+ * direct debit's payment `directDebit.collected` or `.failed` on its mandate. Every payment's
+ * outcome, wherever it is decided (staff, the provider, an expired checkout, a closed policy),
+ * goes through here; its invoice is locked by the caller.
+ */
+export async function movePayment(services: EventServices, scope: TransactionScope, payment: MovedPayment,
+  { to, actor, at, notes = null, reviewedBy }: Omit<PaymentOutcome, 'transactionId'>): Promise<void> {
+  await moveTransaction(scope, { id: payment.id, transactionNo: payment.transaction_no, status: payment.status }, to, actor, at, notes);
+  if (reviewedBy) {
+    await scope.updateTable('transactions').set({ reviewed_by_staff_id: reviewedBy, reviewed_at: at, review_notes: notes }).where('id', '=', payment.id).execute();
+  }
+  const confirmed = CONFIRMED.includes(to);
+  const outcome = confirmed ? 'transaction.approved' : to === 'REJECTED' ? 'transaction.rejected' : 'transaction.failed';
+  await emit(services, scope, actor, { type: outcome, object: { type: 'transaction', id: payment.id }, data: {} }, at, { previous: { status: payment.status } });
+  if (payment.direct_debit_id !== null) {
+    await emit(services, scope, actor, { type: confirmed ? 'directDebit.collected' : 'directDebit.failed',
+      object: { type: 'directDebit', id: payment.direct_debit_id }, data: { transactionId: payment.id } }, at);
+  }
+}
+
 /**
  * Moves a payment to its outcome (approved, verified, rejected, failed...) under its invoice's
  * lock; confirmed money gets its receipt number there and then (the RCT series follows the order
@@ -137,12 +166,7 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
   const invoice = (await lockInvoice(scope, found.invoice_id))!;
   const row = await scope.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
   if (row.status === to) return false;
-  await moveTransaction(scope, { id: row.id, transactionNo: row.transaction_no, status: row.status }, to, actor, at, notes);
-  if (reviewedBy) {
-    await scope.updateTable('transactions').set({ reviewed_by_staff_id: reviewedBy, reviewed_at: at, review_notes: notes }).where('id', '=', row.id).execute();
-  }
-  const outcome = CONFIRMED.includes(to) ? 'transaction.approved' : to === 'REJECTED' ? 'transaction.rejected' : 'transaction.failed';
-  await emit(services, scope, actor, { type: outcome, object: { type: 'transaction', id: row.id }, data: {} }, at, { previous: { status: row.status } });
+  await movePayment(services, scope, row, { to, actor, at, notes, reviewedBy });
 
   const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
   const amount = `${row.currency} ${new Decimal(row.amount).toFixed(2)}`;

@@ -1,21 +1,27 @@
+import type { HandlerContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import type { TenantScope } from '../../platform/tenancy.js';
+import { emit } from '../events/catalogue.js';
 import type { StateActor } from '../states/policy.js';
 import { ownPolicyRow, type PolicyRow } from './view.js';
 
 /**
  * Deletes a client's unpaid policy with its invoice, assets, state history and closure requests,
  * answering its number. Locks are taken as payments take them (the invoice, then the policy), so
- * a payment arriving at the same moment waits and a paid policy is never deleted. `actor` (who
- * asks) is not read yet: the rows go, and staff's rules are a client's so far.
+ * a payment arriving at the same moment waits and a paid policy is never deleted. The invoice is
+ * closed unpaid for good: `invoice.closed` by `actor`, recorded just before the delete, holds it as
+ * it was last answered.
  */
-export async function deleteUnpaidPolicy(scope: TenantScope, clientId: string, policyId: string, actor: StateActor): Promise<string> {
-  return scope.transaction(async (tx) => {
+export async function deleteUnpaidPolicy(ctx: Pick<HandlerContext, 'clock' | 'scope' | 'reactions' | 'eventSnapshots'>, clientId: string, policyId: string,
+  actor: StateActor): Promise<string> {
+  const now = ctx.clock.now();
+  return ctx.scope.transaction(async (tx) => {
     const found = await ownPolicyRow(tx, policyId, clientId);
     if (found.invoice_id) await tx.selectFrom('invoices').select('id').where('id', '=', found.invoice_id).forUpdate().execute();
     const policy = await ownPolicyRow(tx, policyId, clientId, { lock: true });
     await assertDeletable(tx, policy);
     if (policy.invoice_id) {
+      await emit(ctx, tx, actor, { type: 'invoice.closed', object: { type: 'invoice', id: policy.invoice_id }, data: {} }, now);
       // Money rows that never received anything still point at the invoice: they go with it.
       await tx.deleteFrom('transactions').where('invoice_id', '=', policy.invoice_id).execute();
       await tx.deleteFrom('invoices').where('id', '=', policy.invoice_id).execute();

@@ -180,7 +180,7 @@ export async function writePolicy(
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (ownInvoice) {
     if (generateInvoice) {
-      await raiseInvoice(scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller) }, today.date, now);
+      await raiseInvoice(ctx, scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller), actor }, today.date, now);
     }
     await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
   }

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { conflict } from '../../platform/errors.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import type { EventServices } from '../events/catalogue.js';
 import { raiseInvoice, rebillPolicy } from '../money/billing.js';
 import { movePolicy, type StateActor } from '../states/policy.js';
 import { writeAssets } from './issue.js';
@@ -12,7 +13,6 @@ import { checkTerm, type Asset } from './rules.js';
 import { schemeSumInsuredOf } from './types-catalogue.js';
 import { assetsToReprice, companyPolicy, loadPolicy, ownPolicyRow, type Policy, type PolicyRow } from './view.js';
 import { todayOf, type Today } from '../../platform/clock.js';
-import type { EventServices } from '../../platform/events.js';
 import { emit } from '../events/catalogue.js';
 import { changedFields } from '../events/changes.js';
 
@@ -125,9 +125,9 @@ interface DraftToInvoice {
  */
 export async function invoiceDraft(services: EventServices, scope: TransactionScope, { clientId, policy, premium, actor, today, now, notes = 'Invoice raised', description }: DraftToInvoice) {
   await scope.updateTable('policies').set({ generate_invoice: true }).where('id', '=', policy.id).execute();
-  const invoice = await raiseInvoice(scope, {
+  const invoice = await raiseInvoice(services, scope, {
     clientId, currency: policy.currency, exchangeRate: policy.exchange_rate, policies: [{ id: policy.id, policyNo: policy.policy_no, premium }],
-    createdByStaffId: actor.by === 'staff' ? actor.id : null, description,
+    createdByStaffId: actor.by === 'staff' ? actor.id : null, description, actor,
   }, today.date, now);
   await movePolicy(services, scope, { id: policy.id, policyNo: policy.policy_no, state: 'DRAFT' }, 'PROCESSING', actor, now, notes);
   return invoice;
