@@ -5146,7 +5146,5133 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "client.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.created
+         * @description A client account was created: the client signed up (`POST /auth/signup`), or staff opened one (`POST /staff/clients`).
+         *
+         *     - **Actor** (`actor`): the client who signed up, or the staff member who opened the account.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `client.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClientEvent` with `type` `client.created`: `components['schemas']['ClientEvent']` in TypeScript, the `ClientEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `client.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7ade92c7-a5fd-4770-889a-0aa63942668e",
+                     *       "type": "client.created",
+                     *       "createdAt": "2026-11-20T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b",
+                     *           "createdAt": "2026-11-20T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-20T10:15:00.000Z",
+                     *           "type": "INDIVIDUAL",
+                     *           "email": "kofi.mensah@example.com",
+                     *           "phoneNumber": "+233244123456",
+                     *           "emailVerified": false,
+                     *           "phoneVerified": false,
+                     *           "country": "GH",
+                     *           "city": "Accra",
+                     *           "region": "Greater Accra",
+                     *           "digitalAddress": "GA-183-8164",
+                     *           "address": null,
+                     *           "industry": null,
+                     *           "notes": null,
+                     *           "groups": [],
+                     *           "profileImage": null,
+                     *           "taxpayerIdentificationNumber": null,
+                     *           "isActive": true,
+                     *           "firstName": "Kofi",
+                     *           "lastName": "Mensah",
+                     *           "otherNames": "Atta",
+                     *           "title": "Mr",
+                     *           "gender": "MALE",
+                     *           "dateOfBirth": "1990-06-21",
+                     *           "age": 36,
+                     *           "identificationCard": {
+                     *             "idNumber": "GHA-721234567-8",
+                     *             "type": "GHANA_CARD",
+                     *             "issueDate": "2021-03-15",
+                     *             "expiryDate": "2031-03-14"
+                     *           },
+                     *           "companyName": null,
+                     *           "dateOfIncorporation": null,
+                     *           "contactPersons": [],
+                     *           "fullName": "Kofi Atta Mensah",
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "originatingStaff": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "deactivation": null
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientEvent"] & {
+                        /** @constant */
+                        type?: "client.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.updated
+         * @description A client's details changed: the client's own (`PATCH /client/account`, a new e-mail address or phone number once verified) or by staff (`PATCH /staff/clients/{id}`). Recorded only when a value actually changed.
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.previous`**: the changed fields with their values before, e.g. `{"phoneNumber": "+233244000111"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `client.updated` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClientEvent` with `type` `client.updated`: `components['schemas']['ClientEvent']` in TypeScript, the `ClientEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `client.updated` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "31e380c1-eecc-4a06-899b-19e110462f8c",
+                     *       "type": "client.updated",
+                     *       "createdAt": "2026-11-20T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b",
+                     *           "createdAt": "2026-11-20T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-20T10:15:00.000Z",
+                     *           "type": "INDIVIDUAL",
+                     *           "email": "kofi.mensah@example.com",
+                     *           "phoneNumber": "+233244123456",
+                     *           "emailVerified": false,
+                     *           "phoneVerified": false,
+                     *           "country": "GH",
+                     *           "city": "Accra",
+                     *           "region": "Greater Accra",
+                     *           "digitalAddress": "GA-183-8164",
+                     *           "address": null,
+                     *           "industry": null,
+                     *           "notes": null,
+                     *           "groups": [],
+                     *           "profileImage": null,
+                     *           "taxpayerIdentificationNumber": null,
+                     *           "isActive": true,
+                     *           "firstName": "Kofi",
+                     *           "lastName": "Mensah",
+                     *           "otherNames": "Atta",
+                     *           "title": "Mr",
+                     *           "gender": "MALE",
+                     *           "dateOfBirth": "1990-06-21",
+                     *           "age": 36,
+                     *           "identificationCard": {
+                     *             "idNumber": "GHA-721234567-8",
+                     *             "type": "GHANA_CARD",
+                     *             "issueDate": "2021-03-15",
+                     *             "expiryDate": "2031-03-14"
+                     *           },
+                     *           "companyName": null,
+                     *           "dateOfIncorporation": null,
+                     *           "contactPersons": [],
+                     *           "fullName": "Kofi Atta Mensah",
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "originatingStaff": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "deactivation": null
+                     *         },
+                     *         "previous": {
+                     *           "phoneNumber": "+233244000111"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientEvent"] & {
+                        /** @constant */
+                        type?: "client.updated";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "client.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * client.deactivated
+         * @description Staff deactivated a client (`POST /staff/clients/{id}/deactivate`): it can no longer sign in, and `deactivation` says when, by whom and why.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"isActive": true}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `client.deactivated` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClientEvent` with `type` `client.deactivated`: `components['schemas']['ClientEvent']` in TypeScript, the `ClientEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `client.deactivated` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "28886929-1e35-4380-8aba-d0d12b94d469",
+                     *       "type": "client.deactivated",
+                     *       "createdAt": "2026-11-20T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b",
+                     *           "createdAt": "2026-11-20T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-20T10:15:00.000Z",
+                     *           "type": "INDIVIDUAL",
+                     *           "email": "kofi.mensah@example.com",
+                     *           "phoneNumber": "+233244123456",
+                     *           "emailVerified": false,
+                     *           "phoneVerified": false,
+                     *           "country": "GH",
+                     *           "city": "Accra",
+                     *           "region": "Greater Accra",
+                     *           "digitalAddress": "GA-183-8164",
+                     *           "address": null,
+                     *           "industry": null,
+                     *           "notes": null,
+                     *           "groups": [],
+                     *           "profileImage": null,
+                     *           "taxpayerIdentificationNumber": null,
+                     *           "isActive": false,
+                     *           "firstName": "Kofi",
+                     *           "lastName": "Mensah",
+                     *           "otherNames": "Atta",
+                     *           "title": "Mr",
+                     *           "gender": "MALE",
+                     *           "dateOfBirth": "1990-06-21",
+                     *           "age": 36,
+                     *           "identificationCard": {
+                     *             "idNumber": "GHA-721234567-8",
+                     *             "type": "GHANA_CARD",
+                     *             "issueDate": "2021-03-15",
+                     *             "expiryDate": "2031-03-14"
+                     *           },
+                     *           "companyName": null,
+                     *           "dateOfIncorporation": null,
+                     *           "contactPersons": [],
+                     *           "fullName": "Kofi Atta Mensah",
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "originatingStaff": {
+                     *             "name": "staff",
+                     *             "id": "74636864-11b7-5024-b06a-0d6ca999e4cf",
+                     *             "fullName": "Kwesi Appiah",
+                     *             "email": "agent@sandbox.coverline.example"
+                     *           },
+                     *           "deactivation": {
+                     *             "at": "2026-11-21T10:15:00.000Z",
+                     *             "by": {
+                     *               "name": "staff",
+                     *               "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *               "fullName": "Efua Asante",
+                     *               "email": "head.sales@sandbox.coverline.example"
+                     *             },
+                     *             "reason": "The client asked to close the account"
+                     *           }
+                     *         },
+                     *         "previous": {
+                     *           "isActive": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientEvent"] & {
+                        /** @constant */
+                        type?: "client.deactivated";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policy.created
+         * @description A policy was created: bought by a client (`POST /client/policies`, a typed create such as `POST /client/policies/auto`, a cart checkout) or sold by staff (`POST /staff/clients/{id}/policies`). A renewal is `policy.renewed`.
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policy.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyEvent` with `type` `policy.created`: `components['schemas']['PolicyEvent']` in TypeScript, the `PolicyEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policy.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "448b4b79-c5df-49d3-8136-3e511ca4f601",
+                     *       "type": "policy.created",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "object": {
+                     *         "type": "policy",
+                     *         "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policyNo": "POL-0012",
+                     *           "policyType": "AUTO",
+                     *           "state": "PROCESSING",
+                     *           "coverageType": "AUTO",
+                     *           "coverType": null,
+                     *           "businessType": "NEW_BUSINESS",
+                     *           "businessCategory": "LOCAL",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "premium": 3722.5,
+                     *           "convertedPremium": 3722.5,
+                     *           "sumInsured": 85000,
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-11-30",
+                     *           "generateInvoice": true,
+                     *           "oldPolicyId": null,
+                     *           "notes": null,
+                     *           "description": null,
+                     *           "additionalInformation": null,
+                     *           "groupId": null,
+                     *           "fleetDiscountRate": null,
+                     *           "client": {
+                     *             "id": "7b2e9c4a-1d3f-4e5a-8b6c-9d0e1f2a3b4c",
+                     *             "type": "INDIVIDUAL",
+                     *             "fullName": "Kofi Mensah",
+                     *             "email": "kofi.mensah@example.com",
+                     *             "phoneNumber": "+233244123456"
+                     *           },
+                     *           "product": {
+                     *             "id": "4922e617-5bc6-5c0e-8449-69300072b3cf",
+                     *             "name": "Auto Cover",
+                     *             "code": "AUTO-ONLINE",
+                     *             "category": "AUTO",
+                     *             "insurer": {
+                     *               "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "name": "Gold Coast General Insurance",
+                     *               "type": "INSURER",
+                     *               "kind": "NON_LIFE",
+                     *               "shortName": "GCGI",
+                     *               "primaryColor": "#0B5FFF"
+                     *             }
+                     *           },
+                     *           "createdBy": null,
+                     *           "originatingStaff": null,
+                     *           "invoice": {
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "exchangeRate": 1,
+                     *             "amount": 3722.5,
+                     *             "convertedAmount": 3722.5,
+                     *             "invoiceDate": "2026-11-21"
+                     *           },
+                     *           "isPaid": false,
+                     *           "premiumBreakdown": {
+                     *             "currency": "GHS",
+                     *             "lines": [
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "THIRD_PARTY_BASIC",
+                     *                 "label": "Third-party basic premium (private)",
+                     *                 "rate": null,
+                     *                 "amount": 450
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "OWN_DAMAGE",
+                     *                 "label": "Own damage at 5% of 85000.00",
+                     *                 "rate": 5,
+                     *                 "amount": 4250
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "CUBIC_CAPACITY_LOADING",
+                     *                 "label": "Engine size 1800 cc loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "AGE_LOADING",
+                     *                 "label": "Vehicle age loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "NO_CLAIM_DISCOUNT",
+                     *                 "label": "No-claim discount at 30%",
+                     *                 "rate": 30,
+                     *                 "amount": -1402.5
+                     *               }
+                     *             ],
+                     *             "annualPremium": 3722.5,
+                     *             "termDays": 365,
+                     *             "termFactor": 1,
+                     *             "minimumPremium": 150,
+                     *             "premium": 3722.5
+                     *           },
+                     *           "assets": [
+                     *             {
+                     *               "id": "1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a",
+                     *               "premium": 3722.5,
+                     *               "coverage": "COMPREHENSIVE",
+                     *               "riskType": "PRIVATE_INDIVIDUAL",
+                     *               "registrationStatus": "REGISTERED",
+                     *               "make": "Toyota",
+                     *               "model": "Corolla",
+                     *               "colour": "Silver",
+                     *               "registrationNo": "GR 1234-24",
+                     *               "chassisNumber": "JTDBR32E720123456",
+                     *               "cubicCapacity": 1800,
+                     *               "seats": 5,
+                     *               "bodyType": "SALOON",
+                     *               "usage": "PRIVATE",
+                     *               "sumInsured": 85000,
+                     *               "noClaimDiscountYears": 2,
+                     *               "policyExcess": 10,
+                     *               "applyExcess": true,
+                     *               "thirdPartyPropertyDamage": 5000,
+                     *               "yearOfMake": 2019,
+                     *               "yearOfPurchase": 2021,
+                     *               "yearOfRegistration": 2021
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyEvent"] & {
+                        /** @constant */
+                        type?: "policy.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policy.updated
+         * @description A policy's details changed (not its state, which is `policy.stateChanged`). Recorded only when a value actually changed.
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.previous`**: the changed fields with their values before.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policy.updated` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyEvent` with `type` `policy.updated`: `components['schemas']['PolicyEvent']` in TypeScript, the `PolicyEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policy.updated` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d8717c15-af53-48e6-870f-8dc37e7c0ac8",
+                     *       "type": "policy.updated",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "object": {
+                     *         "type": "policy",
+                     *         "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policyNo": "POL-0012",
+                     *           "policyType": "AUTO",
+                     *           "state": "PROCESSING",
+                     *           "coverageType": "AUTO",
+                     *           "coverType": null,
+                     *           "businessType": "NEW_BUSINESS",
+                     *           "businessCategory": "LOCAL",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "premium": 3722.5,
+                     *           "convertedPremium": 3722.5,
+                     *           "sumInsured": 85000,
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-11-30",
+                     *           "generateInvoice": true,
+                     *           "oldPolicyId": null,
+                     *           "notes": null,
+                     *           "description": null,
+                     *           "additionalInformation": null,
+                     *           "groupId": null,
+                     *           "fleetDiscountRate": null,
+                     *           "client": {
+                     *             "id": "7b2e9c4a-1d3f-4e5a-8b6c-9d0e1f2a3b4c",
+                     *             "type": "INDIVIDUAL",
+                     *             "fullName": "Kofi Mensah",
+                     *             "email": "kofi.mensah@example.com",
+                     *             "phoneNumber": "+233244123456"
+                     *           },
+                     *           "product": {
+                     *             "id": "4922e617-5bc6-5c0e-8449-69300072b3cf",
+                     *             "name": "Auto Cover",
+                     *             "code": "AUTO-ONLINE",
+                     *             "category": "AUTO",
+                     *             "insurer": {
+                     *               "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "name": "Gold Coast General Insurance",
+                     *               "type": "INSURER",
+                     *               "kind": "NON_LIFE",
+                     *               "shortName": "GCGI",
+                     *               "primaryColor": "#0B5FFF"
+                     *             }
+                     *           },
+                     *           "createdBy": null,
+                     *           "originatingStaff": null,
+                     *           "invoice": {
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "exchangeRate": 1,
+                     *             "amount": 3722.5,
+                     *             "convertedAmount": 3722.5,
+                     *             "invoiceDate": "2026-11-21"
+                     *           },
+                     *           "isPaid": false,
+                     *           "premiumBreakdown": {
+                     *             "currency": "GHS",
+                     *             "lines": [
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "THIRD_PARTY_BASIC",
+                     *                 "label": "Third-party basic premium (private)",
+                     *                 "rate": null,
+                     *                 "amount": 450
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "OWN_DAMAGE",
+                     *                 "label": "Own damage at 5% of 85000.00",
+                     *                 "rate": 5,
+                     *                 "amount": 4250
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "CUBIC_CAPACITY_LOADING",
+                     *                 "label": "Engine size 1800 cc loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "AGE_LOADING",
+                     *                 "label": "Vehicle age loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "NO_CLAIM_DISCOUNT",
+                     *                 "label": "No-claim discount at 30%",
+                     *                 "rate": 30,
+                     *                 "amount": -1402.5
+                     *               }
+                     *             ],
+                     *             "annualPremium": 3722.5,
+                     *             "termDays": 365,
+                     *             "termFactor": 1,
+                     *             "minimumPremium": 150,
+                     *             "premium": 3722.5
+                     *           },
+                     *           "assets": [
+                     *             {
+                     *               "id": "1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a",
+                     *               "premium": 3722.5,
+                     *               "coverage": "COMPREHENSIVE",
+                     *               "riskType": "PRIVATE_INDIVIDUAL",
+                     *               "registrationStatus": "REGISTERED",
+                     *               "make": "Toyota",
+                     *               "model": "Corolla",
+                     *               "colour": "Silver",
+                     *               "registrationNo": "GR 1234-24",
+                     *               "chassisNumber": "JTDBR32E720123456",
+                     *               "cubicCapacity": 1800,
+                     *               "seats": 5,
+                     *               "bodyType": "SALOON",
+                     *               "usage": "PRIVATE",
+                     *               "sumInsured": 85000,
+                     *               "noClaimDiscountYears": 2,
+                     *               "policyExcess": 10,
+                     *               "applyExcess": true,
+                     *               "thirdPartyPropertyDamage": 5000,
+                     *               "yearOfMake": 2019,
+                     *               "yearOfPurchase": 2021,
+                     *               "yearOfRegistration": 2021
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "startDate": "2026-11-28"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyEvent"] & {
+                        /** @constant */
+                        type?: "policy.updated";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.stateChanged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policy.stateChanged
+         * @description A policy moved from one state to another (the [state machine](/docs/state-machines)): staff moved it (`POST /staff/policies/{id}/state`), or the API did, as payments were confirmed and jobs ran (activation, expiry). `data.object.state` is the new state.
+         *
+         *     - **Actor** (`actor`): the staff member, the payment provider whose webhook confirmed the payment, or `system` (a job, the API itself).
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"state": <the state before>}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policy.stateChanged` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyEvent` with `type` `policy.stateChanged`: `components['schemas']['PolicyEvent']` in TypeScript, the `PolicyEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policy.stateChanged` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "fabe4572-a1e2-42e4-8c33-7eea4320863e",
+                     *       "type": "policy.stateChanged",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "system",
+                     *         "id": null
+                     *       },
+                     *       "object": {
+                     *         "type": "policy",
+                     *         "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policyNo": "POL-0012",
+                     *           "policyType": "AUTO",
+                     *           "state": "ACTIVE",
+                     *           "coverageType": "AUTO",
+                     *           "coverType": null,
+                     *           "businessType": "NEW_BUSINESS",
+                     *           "businessCategory": "LOCAL",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "premium": 3722.5,
+                     *           "convertedPremium": 3722.5,
+                     *           "sumInsured": 85000,
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-11-30",
+                     *           "generateInvoice": true,
+                     *           "oldPolicyId": null,
+                     *           "notes": null,
+                     *           "description": null,
+                     *           "additionalInformation": null,
+                     *           "groupId": null,
+                     *           "fleetDiscountRate": null,
+                     *           "client": {
+                     *             "id": "7b2e9c4a-1d3f-4e5a-8b6c-9d0e1f2a3b4c",
+                     *             "type": "INDIVIDUAL",
+                     *             "fullName": "Kofi Mensah",
+                     *             "email": "kofi.mensah@example.com",
+                     *             "phoneNumber": "+233244123456"
+                     *           },
+                     *           "product": {
+                     *             "id": "4922e617-5bc6-5c0e-8449-69300072b3cf",
+                     *             "name": "Auto Cover",
+                     *             "code": "AUTO-ONLINE",
+                     *             "category": "AUTO",
+                     *             "insurer": {
+                     *               "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "name": "Gold Coast General Insurance",
+                     *               "type": "INSURER",
+                     *               "kind": "NON_LIFE",
+                     *               "shortName": "GCGI",
+                     *               "primaryColor": "#0B5FFF"
+                     *             }
+                     *           },
+                     *           "createdBy": null,
+                     *           "originatingStaff": null,
+                     *           "invoice": {
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "exchangeRate": 1,
+                     *             "amount": 3722.5,
+                     *             "convertedAmount": 3722.5,
+                     *             "invoiceDate": "2026-11-21"
+                     *           },
+                     *           "isPaid": false,
+                     *           "premiumBreakdown": {
+                     *             "currency": "GHS",
+                     *             "lines": [
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "THIRD_PARTY_BASIC",
+                     *                 "label": "Third-party basic premium (private)",
+                     *                 "rate": null,
+                     *                 "amount": 450
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "OWN_DAMAGE",
+                     *                 "label": "Own damage at 5% of 85000.00",
+                     *                 "rate": 5,
+                     *                 "amount": 4250
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "CUBIC_CAPACITY_LOADING",
+                     *                 "label": "Engine size 1800 cc loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "AGE_LOADING",
+                     *                 "label": "Vehicle age loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "NO_CLAIM_DISCOUNT",
+                     *                 "label": "No-claim discount at 30%",
+                     *                 "rate": 30,
+                     *                 "amount": -1402.5
+                     *               }
+                     *             ],
+                     *             "annualPremium": 3722.5,
+                     *             "termDays": 365,
+                     *             "termFactor": 1,
+                     *             "minimumPremium": 150,
+                     *             "premium": 3722.5
+                     *           },
+                     *           "assets": [
+                     *             {
+                     *               "id": "1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a",
+                     *               "premium": 3722.5,
+                     *               "coverage": "COMPREHENSIVE",
+                     *               "riskType": "PRIVATE_INDIVIDUAL",
+                     *               "registrationStatus": "REGISTERED",
+                     *               "make": "Toyota",
+                     *               "model": "Corolla",
+                     *               "colour": "Silver",
+                     *               "registrationNo": "GR 1234-24",
+                     *               "chassisNumber": "JTDBR32E720123456",
+                     *               "cubicCapacity": 1800,
+                     *               "seats": 5,
+                     *               "bodyType": "SALOON",
+                     *               "usage": "PRIVATE",
+                     *               "sumInsured": 85000,
+                     *               "noClaimDiscountYears": 2,
+                     *               "policyExcess": 10,
+                     *               "applyExcess": true,
+                     *               "thirdPartyPropertyDamage": 5000,
+                     *               "yearOfMake": 2019,
+                     *               "yearOfPurchase": 2021,
+                     *               "yearOfRegistration": 2021
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "state": "PROCESSING"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyEvent"] & {
+                        /** @constant */
+                        type?: "policy.stateChanged";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policy.renewed
+         * @description A policy was renewed for another term (`POST /client/policies/{id}/renew`, `POST /staff/policies/{id}/renew`): `data.object` is the new `RENEWAL` policy, whose `oldPolicyId` names the policy it renews.
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policy.renewed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyEvent` with `type` `policy.renewed`: `components['schemas']['PolicyEvent']` in TypeScript, the `PolicyEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policy.renewed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5b25b494-d6f0-4710-8243-97e042d97f10",
+                     *       "type": "policy.renewed",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "object": {
+                     *         "type": "policy",
+                     *         "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policyNo": "POL-0012",
+                     *           "policyType": "AUTO",
+                     *           "state": "PROCESSING",
+                     *           "coverageType": "AUTO",
+                     *           "coverType": null,
+                     *           "businessType": "RENEWAL",
+                     *           "businessCategory": "LOCAL",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "premium": 3722.5,
+                     *           "convertedPremium": 3722.5,
+                     *           "sumInsured": 85000,
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-11-30",
+                     *           "generateInvoice": true,
+                     *           "oldPolicyId": "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+                     *           "notes": null,
+                     *           "description": null,
+                     *           "additionalInformation": null,
+                     *           "groupId": null,
+                     *           "fleetDiscountRate": null,
+                     *           "client": {
+                     *             "id": "7b2e9c4a-1d3f-4e5a-8b6c-9d0e1f2a3b4c",
+                     *             "type": "INDIVIDUAL",
+                     *             "fullName": "Kofi Mensah",
+                     *             "email": "kofi.mensah@example.com",
+                     *             "phoneNumber": "+233244123456"
+                     *           },
+                     *           "product": {
+                     *             "id": "4922e617-5bc6-5c0e-8449-69300072b3cf",
+                     *             "name": "Auto Cover",
+                     *             "code": "AUTO-ONLINE",
+                     *             "category": "AUTO",
+                     *             "insurer": {
+                     *               "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "name": "Gold Coast General Insurance",
+                     *               "type": "INSURER",
+                     *               "kind": "NON_LIFE",
+                     *               "shortName": "GCGI",
+                     *               "primaryColor": "#0B5FFF"
+                     *             }
+                     *           },
+                     *           "createdBy": null,
+                     *           "originatingStaff": null,
+                     *           "invoice": {
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "exchangeRate": 1,
+                     *             "amount": 3722.5,
+                     *             "convertedAmount": 3722.5,
+                     *             "invoiceDate": "2026-11-21"
+                     *           },
+                     *           "isPaid": false,
+                     *           "premiumBreakdown": {
+                     *             "currency": "GHS",
+                     *             "lines": [
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "THIRD_PARTY_BASIC",
+                     *                 "label": "Third-party basic premium (private)",
+                     *                 "rate": null,
+                     *                 "amount": 450
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "OWN_DAMAGE",
+                     *                 "label": "Own damage at 5% of 85000.00",
+                     *                 "rate": 5,
+                     *                 "amount": 4250
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "CUBIC_CAPACITY_LOADING",
+                     *                 "label": "Engine size 1800 cc loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "AGE_LOADING",
+                     *                 "label": "Vehicle age loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "NO_CLAIM_DISCOUNT",
+                     *                 "label": "No-claim discount at 30%",
+                     *                 "rate": 30,
+                     *                 "amount": -1402.5
+                     *               }
+                     *             ],
+                     *             "annualPremium": 3722.5,
+                     *             "termDays": 365,
+                     *             "termFactor": 1,
+                     *             "minimumPremium": 150,
+                     *             "premium": 3722.5
+                     *           },
+                     *           "assets": [
+                     *             {
+                     *               "id": "1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a",
+                     *               "premium": 3722.5,
+                     *               "coverage": "COMPREHENSIVE",
+                     *               "riskType": "PRIVATE_INDIVIDUAL",
+                     *               "registrationStatus": "REGISTERED",
+                     *               "make": "Toyota",
+                     *               "model": "Corolla",
+                     *               "colour": "Silver",
+                     *               "registrationNo": "GR 1234-24",
+                     *               "chassisNumber": "JTDBR32E720123456",
+                     *               "cubicCapacity": 1800,
+                     *               "seats": 5,
+                     *               "bodyType": "SALOON",
+                     *               "usage": "PRIVATE",
+                     *               "sumInsured": 85000,
+                     *               "noClaimDiscountYears": 2,
+                     *               "policyExcess": 10,
+                     *               "applyExcess": true,
+                     *               "thirdPartyPropertyDamage": 5000,
+                     *               "yearOfMake": 2019,
+                     *               "yearOfPurchase": 2021,
+                     *               "yearOfRegistration": 2021
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyEvent"] & {
+                        /** @constant */
+                        type?: "policy.renewed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policy.cancelled
+         * @description A policy moved to `CANCELLED`: staff cancelled it, a closure request was approved (`policyClosure.approved`), or the API cancelled it (an unpaid policy past its grace period).
+         *
+         *     - **Actor** (`actor`): the staff member, or `system`.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"state": <the state before>}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policy.cancelled` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyEvent` with `type` `policy.cancelled`: `components['schemas']['PolicyEvent']` in TypeScript, the `PolicyEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policy.cancelled` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9e6bf296-c0e6-4b9d-8e82-3628359f4153",
+                     *       "type": "policy.cancelled",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "policy",
+                     *         "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policyNo": "POL-0012",
+                     *           "policyType": "AUTO",
+                     *           "state": "CANCELLED",
+                     *           "coverageType": "AUTO",
+                     *           "coverType": null,
+                     *           "businessType": "NEW_BUSINESS",
+                     *           "businessCategory": "LOCAL",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "premium": 3722.5,
+                     *           "convertedPremium": 3722.5,
+                     *           "sumInsured": 85000,
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-11-30",
+                     *           "generateInvoice": true,
+                     *           "oldPolicyId": null,
+                     *           "notes": null,
+                     *           "description": null,
+                     *           "additionalInformation": null,
+                     *           "groupId": null,
+                     *           "fleetDiscountRate": null,
+                     *           "client": {
+                     *             "id": "7b2e9c4a-1d3f-4e5a-8b6c-9d0e1f2a3b4c",
+                     *             "type": "INDIVIDUAL",
+                     *             "fullName": "Kofi Mensah",
+                     *             "email": "kofi.mensah@example.com",
+                     *             "phoneNumber": "+233244123456"
+                     *           },
+                     *           "product": {
+                     *             "id": "4922e617-5bc6-5c0e-8449-69300072b3cf",
+                     *             "name": "Auto Cover",
+                     *             "code": "AUTO-ONLINE",
+                     *             "category": "AUTO",
+                     *             "insurer": {
+                     *               "id": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "name": "Gold Coast General Insurance",
+                     *               "type": "INSURER",
+                     *               "kind": "NON_LIFE",
+                     *               "shortName": "GCGI",
+                     *               "primaryColor": "#0B5FFF"
+                     *             }
+                     *           },
+                     *           "createdBy": null,
+                     *           "originatingStaff": null,
+                     *           "invoice": {
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "exchangeRate": 1,
+                     *             "amount": 3722.5,
+                     *             "convertedAmount": 3722.5,
+                     *             "invoiceDate": "2026-11-21"
+                     *           },
+                     *           "isPaid": false,
+                     *           "premiumBreakdown": {
+                     *             "currency": "GHS",
+                     *             "lines": [
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "THIRD_PARTY_BASIC",
+                     *                 "label": "Third-party basic premium (private)",
+                     *                 "rate": null,
+                     *                 "amount": 450
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "OWN_DAMAGE",
+                     *                 "label": "Own damage at 5% of 85000.00",
+                     *                 "rate": 5,
+                     *                 "amount": 4250
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "CUBIC_CAPACITY_LOADING",
+                     *                 "label": "Engine size 1800 cc loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "AGE_LOADING",
+                     *                 "label": "Vehicle age loading at 5%",
+                     *                 "rate": 5,
+                     *                 "amount": 212.5
+                     *               },
+                     *               {
+                     *                 "asset": 0,
+                     *                 "code": "NO_CLAIM_DISCOUNT",
+                     *                 "label": "No-claim discount at 30%",
+                     *                 "rate": 30,
+                     *                 "amount": -1402.5
+                     *               }
+                     *             ],
+                     *             "annualPremium": 3722.5,
+                     *             "termDays": 365,
+                     *             "termFactor": 1,
+                     *             "minimumPremium": 150,
+                     *             "premium": 3722.5
+                     *           },
+                     *           "assets": [
+                     *             {
+                     *               "id": "1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a",
+                     *               "premium": 3722.5,
+                     *               "coverage": "COMPREHENSIVE",
+                     *               "riskType": "PRIVATE_INDIVIDUAL",
+                     *               "registrationStatus": "REGISTERED",
+                     *               "make": "Toyota",
+                     *               "model": "Corolla",
+                     *               "colour": "Silver",
+                     *               "registrationNo": "GR 1234-24",
+                     *               "chassisNumber": "JTDBR32E720123456",
+                     *               "cubicCapacity": 1800,
+                     *               "seats": 5,
+                     *               "bodyType": "SALOON",
+                     *               "usage": "PRIVATE",
+                     *               "sumInsured": 85000,
+                     *               "noClaimDiscountYears": 2,
+                     *               "policyExcess": 10,
+                     *               "applyExcess": true,
+                     *               "thirdPartyPropertyDamage": 5000,
+                     *               "yearOfMake": 2019,
+                     *               "yearOfPurchase": 2021,
+                     *               "yearOfRegistration": 2021
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "state": "ACTIVE"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyEvent"] & {
+                        /** @constant */
+                        type?: "policy.cancelled";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.created
+         * @description An invoice was raised, for a client's purchase or renewal, or by staff (`POST /staff/invoices`).
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `invoice.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `InvoiceEvent` with `type` `invoice.created`: `components['schemas']['InvoiceEvent']` in TypeScript, the `InvoiceEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `invoice.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "e9555639-6381-4dde-81df-802197cc1d4e",
+                     *       "type": "invoice.created",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "invoice",
+                     *         "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "invoiceNo": "INV-0012",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "amount": 3722.5,
+                     *           "convertedAmount": 3722.5,
+                     *           "description": "Premium for policy POL-0012",
+                     *           "invoiceDate": "2026-11-21",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "PROCESSING",
+                     *             "amount": 3722.5
+                     *           },
+                     *           "policies": [
+                     *             {
+                     *               "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *               "policyNo": "POL-0012",
+                     *               "policyType": "AUTO",
+                     *               "state": "PROCESSING",
+                     *               "amount": 3722.5
+                     *             }
+                     *           ],
+                     *           "transactions": [],
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *           },
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *           "amountPaid": 0,
+                     *           "amountUnpaid": 3722.5,
+                     *           "amountApproved": 0,
+                     *           "amountUnapproved": 0,
+                     *           "convertedAmountPaid": 0,
+                     *           "convertedAmountUnpaid": 3722.5,
+                     *           "convertedAmountApproved": 0,
+                     *           "convertedAmountUnapproved": 0,
+                     *           "status": "UNPAID",
+                     *           "isClosed": false,
+                     *           "isDebit": false
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceEvent"] & {
+                        /** @constant */
+                        type?: "invoice.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description Confirmed payments (`APPROVED` or `VERIFIED`) now cover an invoice in full: its `status` is `FULLY_PAID` (or `OVERPAID`) and `isClosed` true. The policies it bills move on.
+         *
+         *     - **Actor** (`actor`): whoever confirmed the last payment, the staff member approving it or the payment provider (its webhook).
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "UNPAID"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `invoice.paid` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `InvoiceEvent` with `type` `invoice.paid`: `components['schemas']['InvoiceEvent']` in TypeScript, the `InvoiceEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `invoice.paid` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "63555d8e-3f38-45d9-8bf1-f03ef4cb0f1c",
+                     *       "type": "invoice.paid",
+                     *       "createdAt": "2026-11-21T11:05:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "invoice",
+                     *         "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "invoiceNo": "INV-0012",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "amount": 3722.5,
+                     *           "convertedAmount": 3722.5,
+                     *           "description": "Premium for policy POL-0012",
+                     *           "invoiceDate": "2026-11-21",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "PROCESSING",
+                     *             "amount": 3722.5
+                     *           },
+                     *           "policies": [
+                     *             {
+                     *               "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *               "policyNo": "POL-0012",
+                     *               "policyType": "AUTO",
+                     *               "state": "PROCESSING",
+                     *               "amount": 3722.5
+                     *             }
+                     *           ],
+                     *           "transactions": [
+                     *             {
+                     *               "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *               "transactionNo": "TRX-0007",
+                     *               "paymentMethod": "CASH",
+                     *               "status": "APPROVED",
+                     *               "amount": 3722.5,
+                     *               "createdAt": "2026-11-21T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *           },
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T11:05:00.000Z",
+                     *           "amountPaid": 3722.5,
+                     *           "amountUnpaid": 0,
+                     *           "amountApproved": 3722.5,
+                     *           "amountUnapproved": 0,
+                     *           "convertedAmountPaid": 3722.5,
+                     *           "convertedAmountUnpaid": 0,
+                     *           "convertedAmountApproved": 3722.5,
+                     *           "convertedAmountUnapproved": 0,
+                     *           "status": "FULLY_PAID",
+                     *           "isClosed": true,
+                     *           "isDebit": true
+                     *         },
+                     *         "previous": {
+                     *           "status": "UNPAID"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceEvent"] & {
+                        /** @constant */
+                        type?: "invoice.paid";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.closed
+         * @description An invoice was closed without being paid in full, because its policy was closed: `closedAt` and `closedReason` are set, `amountUnpaid` is 0 and what was left unpaid is written off.
+         *
+         *     - **Actor** (`actor`): the staff member whose decision closed the policy, or `system`.
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"isClosed": false}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `invoice.closed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `InvoiceEvent` with `type` `invoice.closed`: `components['schemas']['InvoiceEvent']` in TypeScript, the `InvoiceEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `invoice.closed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d8923c04-425c-4b49-82ae-ab6febd90dec",
+                     *       "type": "invoice.closed",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "invoice",
+                     *         "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "invoiceNo": "INV-0012",
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "amount": 3722.5,
+                     *           "convertedAmount": 3722.5,
+                     *           "description": "Premium for policy POL-0012",
+                     *           "invoiceDate": "2026-11-21",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "PROCESSING",
+                     *             "amount": 3722.5
+                     *           },
+                     *           "policies": [
+                     *             {
+                     *               "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *               "policyNo": "POL-0012",
+                     *               "policyType": "AUTO",
+                     *               "state": "PROCESSING",
+                     *               "amount": 3722.5
+                     *             }
+                     *           ],
+                     *           "transactions": [],
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *           },
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *           "amountPaid": 0,
+                     *           "amountUnpaid": 0,
+                     *           "amountApproved": 0,
+                     *           "amountUnapproved": 0,
+                     *           "convertedAmountPaid": 0,
+                     *           "convertedAmountUnpaid": 0,
+                     *           "convertedAmountApproved": 0,
+                     *           "convertedAmountUnapproved": 0,
+                     *           "status": "UNPAID",
+                     *           "isClosed": true,
+                     *           "isDebit": false,
+                     *           "closedAt": "2026-11-22T14:05:00.000Z",
+                     *           "closedReason": "The policy was closed at the client's request"
+                     *         },
+                     *         "previous": {
+                     *           "isClosed": false
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvoiceEvent"] & {
+                        /** @constant */
+                        type?: "invoice.closed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.created
+         * @description A payment was recorded against an invoice: a client paid or started a checkout, or staff recorded a cash, cheque or transfer payment.
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `transaction.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `TransactionEvent` with `type` `transaction.created`: `components['schemas']['TransactionEvent']` in TypeScript, the `TransactionEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `transaction.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "1fd217cd-e4fb-44f2-8150-4d757b21a3a1",
+                     *       "type": "transaction.created",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "transaction",
+                     *         "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "transactionNo": "TRX-0007",
+                     *           "invoiceId": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "paymentMethod": "CASH",
+                     *           "status": "PENDING_APPROVAL",
+                     *           "amount": 3722.5,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedAmount": 3722.5,
+                     *           "transactionType": "NEW_BUSINESS",
+                     *           "dateReceived": "2026-11-21",
+                     *           "payee": null,
+                     *           "paymentInstitution": null,
+                     *           "description": null,
+                     *           "cheque": null,
+                     *           "documents": [],
+                     *           "checkoutUrl": null,
+                     *           "mobileNumber": null,
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 3722.5,
+                     *             "amountUnpaid": 0,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "reviewedBy": null,
+                     *           "reviewedAt": null,
+                     *           "reviewNotes": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionEvent"] & {
+                        /** @constant */
+                        type?: "transaction.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.approved
+         * @description A payment is confirmed: staff approved it (`POST /staff/transactions/{id}/approve`), the payment provider confirmed it (its webhook), or mobile money was verified.
+         *
+         *     - **Actor** (`actor`): the staff member, or the payment provider.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "PENDING_APPROVAL"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `transaction.approved` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `TransactionEvent` with `type` `transaction.approved`: `components['schemas']['TransactionEvent']` in TypeScript, the `TransactionEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `transaction.approved` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cb857edb-6aa6-4141-8512-f7c677fe73e1",
+                     *       "type": "transaction.approved",
+                     *       "createdAt": "2026-11-21T11:05:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "transaction",
+                     *         "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "transactionNo": "TRX-0007",
+                     *           "invoiceId": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "paymentMethod": "CASH",
+                     *           "status": "APPROVED",
+                     *           "amount": 3722.5,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedAmount": 3722.5,
+                     *           "transactionType": "NEW_BUSINESS",
+                     *           "dateReceived": "2026-11-21",
+                     *           "payee": null,
+                     *           "paymentInstitution": null,
+                     *           "description": null,
+                     *           "cheque": null,
+                     *           "documents": [],
+                     *           "checkoutUrl": null,
+                     *           "mobileNumber": null,
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 3722.5,
+                     *             "amountUnpaid": 0,
+                     *             "status": "FULLY_PAID",
+                     *             "isClosed": true
+                     *           },
+                     *           "reviewedBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *             "fullName": "Efua Asante",
+                     *             "email": "head.sales@sandbox.coverline.example"
+                     *           },
+                     *           "reviewedAt": "2026-11-21T11:05:00.000Z",
+                     *           "reviewNotes": "Cash counted and banked at the Osu branch",
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T11:05:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "PENDING_APPROVAL"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionEvent"] & {
+                        /** @constant */
+                        type?: "transaction.approved";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.rejected
+         * @description Staff rejected a payment awaiting approval (`POST /staff/transactions/{id}/reject`).
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": "PENDING_APPROVAL"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `transaction.rejected` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `TransactionEvent` with `type` `transaction.rejected`: `components['schemas']['TransactionEvent']` in TypeScript, the `TransactionEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `transaction.rejected` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0a5ea6fa-845f-4b94-880e-295eacc6db24",
+                     *       "type": "transaction.rejected",
+                     *       "createdAt": "2026-11-21T11:05:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "transaction",
+                     *         "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "transactionNo": "TRX-0007",
+                     *           "invoiceId": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "paymentMethod": "CASH",
+                     *           "status": "REJECTED",
+                     *           "amount": 3722.5,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedAmount": 3722.5,
+                     *           "transactionType": "NEW_BUSINESS",
+                     *           "dateReceived": "2026-11-21",
+                     *           "payee": null,
+                     *           "paymentInstitution": null,
+                     *           "description": null,
+                     *           "cheque": null,
+                     *           "documents": [],
+                     *           "checkoutUrl": null,
+                     *           "mobileNumber": null,
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 3722.5,
+                     *             "amountUnpaid": 0,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "reviewedBy": null,
+                     *           "reviewedAt": "2026-11-21T11:05:00.000Z",
+                     *           "reviewNotes": "No cash was banked for this receipt",
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T11:05:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "PENDING_APPROVAL"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionEvent"] & {
+                        /** @constant */
+                        type?: "transaction.rejected";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.failed
+         * @description A payment failed (`ERROR`) or was cancelled at the payment provider (`CANCELLED`), or was never completed in time.
+         *
+         *     - **Actor** (`actor`): the payment provider (its webhook), or `system`.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "PENDING_PAYMENT"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `transaction.failed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `TransactionEvent` with `type` `transaction.failed`: `components['schemas']['TransactionEvent']` in TypeScript, the `TransactionEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `transaction.failed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "64b19cbc-af46-40dd-8d8d-f3ee03a832f1",
+                     *       "type": "transaction.failed",
+                     *       "createdAt": "2026-11-21T11:05:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "provider",
+                     *         "id": "sandbox"
+                     *       },
+                     *       "object": {
+                     *         "type": "transaction",
+                     *         "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *           "transactionNo": "TRX-0007",
+                     *           "invoiceId": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "paymentMethod": "ONLINE",
+                     *           "status": "CANCELLED",
+                     *           "amount": 3722.5,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedAmount": 3722.5,
+                     *           "transactionType": "NEW_BUSINESS",
+                     *           "dateReceived": "2026-11-21",
+                     *           "payee": null,
+                     *           "paymentInstitution": null,
+                     *           "description": null,
+                     *           "cheque": null,
+                     *           "documents": [],
+                     *           "checkoutUrl": null,
+                     *           "mobileNumber": null,
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 3722.5,
+                     *             "amountUnpaid": 0,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "reviewedBy": null,
+                     *           "reviewedAt": null,
+                     *           "reviewNotes": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T11:05:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "PENDING_PAYMENT"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionEvent"] & {
+                        /** @constant */
+                        type?: "transaction.failed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "directDebit.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * directDebit.created
+         * @description A direct debit mandate was set up on a policy (`POST /client/direct-debits`, `POST /staff/clients/{id}/direct-debits`).
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `directDebit.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `DirectDebitEvent` with `type` `directDebit.created`: `components['schemas']['DirectDebitEvent']` in TypeScript, the `DirectDebitEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `directDebit.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "51e8b6a8-d1f0-47b4-8fd5-fc393ebf6ce3",
+                     *       "type": "directDebit.created",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "client",
+                     *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
+                     *       },
+                     *       "object": {
+                     *         "type": "directDebit",
+                     *         "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a",
+                     *           "status": "ACTIVE",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "AWAITING_DEBIT",
+                     *             "premium": 3722.5,
+                     *             "currency": "GHS"
+                     *           },
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 0,
+                     *             "amountUnpaid": 3722.5,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "amount": 750,
+                     *           "currency": "GHS",
+                     *           "frequency": "MONTHLY",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-04-01",
+                     *           "nextDebitDate": "2026-12-01",
+                     *           "paymentMethod": "MOBILE_MONEY",
+                     *           "mobileNumber": "0244123456",
+                     *           "description": "Monthly instalments for my car insurance",
+                     *           "cancelReason": null,
+                     *           "cancelledAt": null,
+                     *           "completedAt": null,
+                     *           "completionReason": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *           "history": []
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DirectDebitEvent"] & {
+                        /** @constant */
+                        type?: "directDebit.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "directDebit.collected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * directDebit.collected
+         * @description A debit due on a mandate was taken from its wallet (the payment itself is recorded as a `transaction.*` event): `nextDebitDate` moved to the next due date, or the mandate `COMPLETED`.
+         *
+         *     - **Actor** (`actor`): `system` (the debit job), or the payment provider that confirmed the debit.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.previous`**: the changed fields with their values before, e.g. `{"nextDebitDate": "2026-12-01"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `directDebit.collected` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `DirectDebitEvent` with `type` `directDebit.collected`: `components['schemas']['DirectDebitEvent']` in TypeScript, the `DirectDebitEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `directDebit.collected` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "31a11d8e-96de-440c-866e-a7720f576423",
+                     *       "type": "directDebit.collected",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "system",
+                     *         "id": null
+                     *       },
+                     *       "object": {
+                     *         "type": "directDebit",
+                     *         "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a",
+                     *           "status": "ACTIVE",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "AWAITING_DEBIT",
+                     *             "premium": 3722.5,
+                     *             "currency": "GHS"
+                     *           },
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 0,
+                     *             "amountUnpaid": 3722.5,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "amount": 750,
+                     *           "currency": "GHS",
+                     *           "frequency": "MONTHLY",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-04-01",
+                     *           "nextDebitDate": "2027-01-01",
+                     *           "paymentMethod": "MOBILE_MONEY",
+                     *           "mobileNumber": "0244123456",
+                     *           "description": "Monthly instalments for my car insurance",
+                     *           "cancelReason": null,
+                     *           "cancelledAt": null,
+                     *           "completedAt": null,
+                     *           "completionReason": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *           "history": []
+                     *         },
+                     *         "previous": {
+                     *           "nextDebitDate": "2026-12-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DirectDebitEvent"] & {
+                        /** @constant */
+                        type?: "directDebit.collected";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "directDebit.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * directDebit.failed
+         * @description A debit due on a mandate could not be taken (the wallet refused it, or the provider failed); the mandate stays as it was and tries again on its next due date.
+         *
+         *     - **Actor** (`actor`): `system` (the debit job), or the payment provider.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `directDebit.failed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `DirectDebitEvent` with `type` `directDebit.failed`: `components['schemas']['DirectDebitEvent']` in TypeScript, the `DirectDebitEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `directDebit.failed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "458fa96f-8305-4be4-8425-98b884b2e57e",
+                     *       "type": "directDebit.failed",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "system",
+                     *         "id": null
+                     *       },
+                     *       "object": {
+                     *         "type": "directDebit",
+                     *         "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a",
+                     *           "status": "ACTIVE",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "AWAITING_DEBIT",
+                     *             "premium": 3722.5,
+                     *             "currency": "GHS"
+                     *           },
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 0,
+                     *             "amountUnpaid": 3722.5,
+                     *             "status": "UNPAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "amount": 750,
+                     *           "currency": "GHS",
+                     *           "frequency": "MONTHLY",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-04-01",
+                     *           "nextDebitDate": "2026-12-01",
+                     *           "paymentMethod": "MOBILE_MONEY",
+                     *           "mobileNumber": "0244123456",
+                     *           "description": "Monthly instalments for my car insurance",
+                     *           "cancelReason": null,
+                     *           "cancelledAt": null,
+                     *           "completedAt": null,
+                     *           "completionReason": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *           "history": []
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DirectDebitEvent"] & {
+                        /** @constant */
+                        type?: "directDebit.failed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "directDebit.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * directDebit.cancelled
+         * @description A mandate stopped (`CANCELLED`): the client or staff cancelled it (`POST /client/direct-debits/{id}/cancel`, `POST /staff/direct-debits/{id}/cancel`), or the API did when its policy was cancelled or ended. `cancelReason` says why.
+         *
+         *     - **Actor** (`actor`): the client, the staff member, or `system`.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": "ACTIVE"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `directDebit.cancelled` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `DirectDebitEvent` with `type` `directDebit.cancelled`: `components['schemas']['DirectDebitEvent']` in TypeScript, the `DirectDebitEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `directDebit.cancelled` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3a6e04fb-3430-4f44-8de0-79750c4380d9",
+                     *       "type": "directDebit.cancelled",
+                     *       "createdAt": "2026-12-10T14:02:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "directDebit",
+                     *         "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "d4e5f6a7-1b2c-4d3e-8f9a-0b1c2d3e4f5a",
+                     *           "status": "CANCELLED",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "AWAITING_DEBIT",
+                     *             "premium": 3722.5,
+                     *             "currency": "GHS"
+                     *           },
+                     *           "invoice": {
+                     *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
+                     *             "invoiceNo": "INV-0012",
+                     *             "currency": "GHS",
+                     *             "amount": 3722.5,
+                     *             "amountPaid": 750,
+                     *             "amountUnpaid": 2972.5,
+                     *             "status": "PARTIALLY_PAID",
+                     *             "isClosed": false
+                     *           },
+                     *           "amount": 750,
+                     *           "currency": "GHS",
+                     *           "frequency": "MONTHLY",
+                     *           "startDate": "2026-12-01",
+                     *           "endDate": "2027-04-01",
+                     *           "nextDebitDate": null,
+                     *           "paymentMethod": "MOBILE_MONEY",
+                     *           "mobileNumber": "0244123456",
+                     *           "description": "Monthly instalments for my car insurance",
+                     *           "cancelReason": "I will pay the rest at the branch in cash",
+                     *           "cancelledAt": "2026-12-10T14:02:00.000Z",
+                     *           "completedAt": null,
+                     *           "completionReason": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-12-10T14:02:00.000Z",
+                     *           "history": [
+                     *             {
+                     *               "dueDate": "2026-12-01",
+                     *               "outcome": "RAISED",
+                     *               "amount": 750,
+                     *               "note": null,
+                     *               "transaction": {
+                     *                 "id": "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                     *                 "transactionNo": "TRX-0007",
+                     *                 "status": "VERIFIED",
+                     *                 "amount": 750
+                     *               },
+                     *               "createdAt": "2026-12-01T00:15:00.000Z"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "previous": {
+                     *           "status": "ACTIVE"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DirectDebitEvent"] & {
+                        /** @constant */
+                        type?: "directDebit.cancelled";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.filed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.filed
+         * @description A claim was filed on a policy (`POST /client/claims`, `POST /staff/clients/{id}/claims`).
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `claim.filed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClaimEvent` with `type` `claim.filed`: `components['schemas']['ClaimEvent']` in TypeScript, the `ClaimEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `claim.filed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "31484be8-02dd-4378-858e-8ac722958608",
+                     *       "type": "claim.filed",
+                     *       "createdAt": "2026-11-03T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "claim",
+                     *         "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "claimNo": "CLM-0001",
+                     *           "status": "ACTIVE",
+                     *           "stage": "REVIEW",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "productName": "Sandbox Motor Online",
+                     *             "currency": "GHS",
+                     *             "startDate": "2026-10-01",
+                     *             "endDate": "2027-09-30"
+                     *           },
+                     *           "claimType": null,
+                     *           "dateOfLoss": "2026-11-02",
+                     *           "dateOfNotification": "2026-11-03",
+                     *           "incidentLocation": "Tetteh Quarshie Interchange, Accra",
+                     *           "description": "Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.",
+                     *           "lossCategory": "MEDICALS",
+                     *           "estimatedLossAmount": 4850.75,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedEstimatedLossAmount": 4850.75,
+                     *           "assets": [
+                     *             "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *           ],
+                     *           "thirdPartyLoss": [
+                     *             {
+                     *               "type": "VEHICLE_DAMAGE",
+                     *               "phoneNumber": "+233244123456",
+                     *               "damagedItems": [
+                     *                 "Front bumper",
+                     *                 "Headlamp"
+                     *               ],
+                     *               "claimantName": "Ama Owusu",
+                     *               "registrationNumber": "GR 4521-22",
+                     *               "vehicleMake": "Toyota",
+                     *               "repairEstimate": 2300
+                     *             }
+                     *           ],
+                     *           "documentIds": [
+                     *             "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+                     *           ],
+                     *           "documents": [
+                     *             {
+                     *               "id": "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "createdAt": "2026-11-03T10:05:00.000Z",
+                     *               "updatedAt": "2026-11-03T10:05:00.000Z",
+                     *               "contentType": "image/jpeg",
+                     *               "url": "/api/v1/client/documents/9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "size": 482113,
+                     *               "name": "rear-damage.jpg",
+                     *               "sha256": "5f1c0e7d3b9a2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e"
+                     *             }
+                     *           ],
+                     *           "settlements": [],
+                     *           "reviews": [],
+                     *           "meta": {
+                     *             "statusHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "ACTIVE",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ],
+                     *             "stageHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "REVIEW",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-11-03T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-03T10:15:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimEvent"] & {
+                        /** @constant */
+                        type?: "claim.filed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.reviewed
+         * @description Staff recorded a review of a claim (`POST /staff/claims/{id}/reviews`); the review is the last of `data.object.reviews`.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.previous`**: the fields the review changed, with their values before (e.g. an adjusted amount); `null` when it only added the review.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `claim.reviewed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClaimEvent` with `type` `claim.reviewed`: `components['schemas']['ClaimEvent']` in TypeScript, the `ClaimEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `claim.reviewed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "081fe010-37ff-4ee6-81dd-ed1e39bb6ade",
+                     *       "type": "claim.reviewed",
+                     *       "createdAt": "2026-11-03T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "claim",
+                     *         "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "claimNo": "CLM-0001",
+                     *           "status": "ACTIVE",
+                     *           "stage": "REVIEW",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "productName": "Sandbox Motor Online",
+                     *             "currency": "GHS",
+                     *             "startDate": "2026-10-01",
+                     *             "endDate": "2027-09-30"
+                     *           },
+                     *           "claimType": null,
+                     *           "dateOfLoss": "2026-11-02",
+                     *           "dateOfNotification": "2026-11-03",
+                     *           "incidentLocation": "Tetteh Quarshie Interchange, Accra",
+                     *           "description": "Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.",
+                     *           "lossCategory": "MEDICALS",
+                     *           "estimatedLossAmount": 4850.75,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedEstimatedLossAmount": 4850.75,
+                     *           "assets": [
+                     *             "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *           ],
+                     *           "thirdPartyLoss": [
+                     *             {
+                     *               "type": "VEHICLE_DAMAGE",
+                     *               "phoneNumber": "+233244123456",
+                     *               "damagedItems": [
+                     *                 "Front bumper",
+                     *                 "Headlamp"
+                     *               ],
+                     *               "claimantName": "Ama Owusu",
+                     *               "registrationNumber": "GR 4521-22",
+                     *               "vehicleMake": "Toyota",
+                     *               "repairEstimate": 2300
+                     *             }
+                     *           ],
+                     *           "documentIds": [
+                     *             "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+                     *           ],
+                     *           "documents": [
+                     *             {
+                     *               "id": "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "createdAt": "2026-11-03T10:05:00.000Z",
+                     *               "updatedAt": "2026-11-03T10:05:00.000Z",
+                     *               "contentType": "image/jpeg",
+                     *               "url": "/api/v1/client/documents/9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "size": 482113,
+                     *               "name": "rear-damage.jpg",
+                     *               "sha256": "5f1c0e7d3b9a2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e"
+                     *             }
+                     *           ],
+                     *           "settlements": [],
+                     *           "reviews": [],
+                     *           "meta": {
+                     *             "statusHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "ACTIVE",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ],
+                     *             "stageHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "REVIEW",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-11-03T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-03T10:15:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimEvent"] & {
+                        /** @constant */
+                        type?: "claim.reviewed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.stageChanged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.stageChanged
+         * @description A claim moved to another stage (`POST /staff/claims/{id}/stage`: `REVIEW` to `SETTLEMENT` or `REPUDIATION`, `REPUDIATION` to `REJECTED`; settling it is `claim.settled`).
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"stage": <the stage before>}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `claim.stageChanged` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClaimEvent` with `type` `claim.stageChanged`: `components['schemas']['ClaimEvent']` in TypeScript, the `ClaimEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `claim.stageChanged` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "94fcd064-4bad-45f6-8d8c-b1a299721e5c",
+                     *       "type": "claim.stageChanged",
+                     *       "createdAt": "2026-11-03T10:15:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "claim",
+                     *         "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "claimNo": "CLM-0001",
+                     *           "status": "ACTIVE",
+                     *           "stage": "SETTLEMENT",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "productName": "Sandbox Motor Online",
+                     *             "currency": "GHS",
+                     *             "startDate": "2026-10-01",
+                     *             "endDate": "2027-09-30"
+                     *           },
+                     *           "claimType": null,
+                     *           "dateOfLoss": "2026-11-02",
+                     *           "dateOfNotification": "2026-11-03",
+                     *           "incidentLocation": "Tetteh Quarshie Interchange, Accra",
+                     *           "description": "Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.",
+                     *           "lossCategory": "MEDICALS",
+                     *           "estimatedLossAmount": 4850.75,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedEstimatedLossAmount": 4850.75,
+                     *           "assets": [
+                     *             "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *           ],
+                     *           "thirdPartyLoss": [
+                     *             {
+                     *               "type": "VEHICLE_DAMAGE",
+                     *               "phoneNumber": "+233244123456",
+                     *               "damagedItems": [
+                     *                 "Front bumper",
+                     *                 "Headlamp"
+                     *               ],
+                     *               "claimantName": "Ama Owusu",
+                     *               "registrationNumber": "GR 4521-22",
+                     *               "vehicleMake": "Toyota",
+                     *               "repairEstimate": 2300
+                     *             }
+                     *           ],
+                     *           "documentIds": [
+                     *             "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+                     *           ],
+                     *           "documents": [
+                     *             {
+                     *               "id": "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "createdAt": "2026-11-03T10:05:00.000Z",
+                     *               "updatedAt": "2026-11-03T10:05:00.000Z",
+                     *               "contentType": "image/jpeg",
+                     *               "url": "/api/v1/client/documents/9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c",
+                     *               "size": 482113,
+                     *               "name": "rear-damage.jpg",
+                     *               "sha256": "5f1c0e7d3b9a2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e"
+                     *             }
+                     *           ],
+                     *           "settlements": [],
+                     *           "reviews": [],
+                     *           "meta": {
+                     *             "statusHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "ACTIVE",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ],
+                     *             "stageHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "REVIEW",
+                     *                 "notes": "Claim filed by staff for the client",
+                     *                 "staff": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *                   "fullName": "Efua Asante",
+                     *                   "email": "efua.asante@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-11-03T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-03T10:15:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "stage": "REVIEW"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimEvent"] & {
+                        /** @constant */
+                        type?: "claim.stageChanged";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.settled
+         * @description A claim was settled (`POST /staff/claims/{id}/settlements`): its stage is `SETTLED` and the settlement is the last of `data.object.settlements`.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"stage": "SETTLEMENT"}` (and `status`, when the settlement also closed the claim).
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `claim.settled` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClaimEvent` with `type` `claim.settled`: `components['schemas']['ClaimEvent']` in TypeScript, the `ClaimEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `claim.settled` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d99edd09-0f2c-4c3b-8f83-e168a2a44f1e",
+                     *       "type": "claim.settled",
+                     *       "createdAt": "2026-11-20T14:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "claim",
+                     *         "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "claimNo": "CLM-0001",
+                     *           "status": "CLOSED",
+                     *           "stage": "SETTLED",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "productName": "Sandbox Motor Online",
+                     *             "currency": "GHS",
+                     *             "startDate": "2026-10-01",
+                     *             "endDate": "2027-09-30"
+                     *           },
+                     *           "claimType": null,
+                     *           "dateOfLoss": "2026-11-02",
+                     *           "dateOfNotification": "2026-11-03",
+                     *           "incidentLocation": "Tetteh Quarshie Interchange, Accra",
+                     *           "description": "Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.",
+                     *           "lossCategory": "MEDICALS",
+                     *           "estimatedLossAmount": 4850.75,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedEstimatedLossAmount": 4850.75,
+                     *           "assets": [
+                     *             "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *           ],
+                     *           "thirdPartyLoss": [],
+                     *           "documentIds": [],
+                     *           "documents": [],
+                     *           "reviews": [
+                     *             {
+                     *               "id": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+                     *               "inspectionNotes": "Rear bumper and boot lid damaged; chassis sound.",
+                     *               "generalNotes": "Police report matches the client's account.",
+                     *               "adjustedSettlementAmount": 4200,
+                     *               "createdBy": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *               "createdByStaff": {
+                     *                 "name": "staff",
+                     *                 "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *                 "fullName": "Akosua Darko",
+                     *                 "email": "officer@sandbox.coverline.example"
+                     *               },
+                     *               "documents": [],
+                     *               "createdAt": "2026-11-10T11:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "settlements": [
+                     *             {
+                     *               "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *               "amount": 3900,
+                     *               "penaltyApplicable": "FEE",
+                     *               "penaltyValue": 300,
+                     *               "contributionApplicable": false,
+                     *               "contributionAmount": null,
+                     *               "recipient": "Kofi Mensah",
+                     *               "paymentDate": "2026-11-20",
+                     *               "paymentMethod": "MOBILE_MONEY",
+                     *               "paymentMethodInfo": "MTN MoMo 0244123456",
+                     *               "createdBy": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *               "createdByStaff": {
+                     *                 "name": "staff",
+                     *                 "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "fullName": "Yaw Mensah",
+                     *                 "email": "head.claims@sandbox.coverline.example"
+                     *               },
+                     *               "documents": [],
+                     *               "createdAt": "2026-11-20T14:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "meta": {
+                     *             "statusHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "ACTIVE",
+                     *                 "notes": "Claim submitted by the client",
+                     *                 "staff": null,
+                     *                 "staffMember": null,
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "ACTIVE",
+                     *                 "to": "CLOSED",
+                     *                 "notes": "Closed on settlement",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-20T14:00:00.000Z"
+                     *               }
+                     *             ],
+                     *             "stageHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "REVIEW",
+                     *                 "notes": "Claim submitted by the client",
+                     *                 "staff": null,
+                     *                 "staffMember": null,
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "REVIEW",
+                     *                 "to": "SETTLEMENT",
+                     *                 "notes": "Assessment agreed with the insurer; proceed to settlement.",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-11T09:30:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "SETTLEMENT",
+                     *                 "to": "SETTLED",
+                     *                 "notes": "Settled: 3900.00 GHS paid to Kofi Mensah on 2026-11-20 (MOBILE_MONEY)",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-20T14:00:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-11-03T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-20T14:00:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "stage": "SETTLEMENT",
+                     *           "status": "ACTIVE"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimEvent"] & {
+                        /** @constant */
+                        type?: "claim.settled";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.closed
+         * @description A claim was closed (`POST /staff/claims/{id}/close`, or by its settlement): its `status` is `CLOSED`.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": "ACTIVE"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `claim.closed` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ClaimEvent` with `type` `claim.closed`: `components['schemas']['ClaimEvent']` in TypeScript, the `ClaimEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `claim.closed` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9a25b19c-8b8a-408d-84ea-6aed4f0a6e02",
+                     *       "type": "claim.closed",
+                     *       "createdAt": "2026-11-20T14:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "claim",
+                     *         "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "8f2a6c1e-3b4d-4e5f-9a0b-1c2d3e4f5a6b",
+                     *           "claimNo": "CLM-0001",
+                     *           "status": "CLOSED",
+                     *           "stage": "SETTLED",
+                     *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "productName": "Sandbox Motor Online",
+                     *             "currency": "GHS",
+                     *             "startDate": "2026-10-01",
+                     *             "endDate": "2027-09-30"
+                     *           },
+                     *           "claimType": null,
+                     *           "dateOfLoss": "2026-11-02",
+                     *           "dateOfNotification": "2026-11-03",
+                     *           "incidentLocation": "Tetteh Quarshie Interchange, Accra",
+                     *           "description": "Rear-ended at the Tetteh Quarshie interchange while waiting at the lights.",
+                     *           "lossCategory": "MEDICALS",
+                     *           "estimatedLossAmount": 4850.75,
+                     *           "currency": "GHS",
+                     *           "exchangeRate": 1,
+                     *           "convertedEstimatedLossAmount": 4850.75,
+                     *           "assets": [
+                     *             "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                     *           ],
+                     *           "thirdPartyLoss": [],
+                     *           "documentIds": [],
+                     *           "documents": [],
+                     *           "reviews": [
+                     *             {
+                     *               "id": "1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b",
+                     *               "inspectionNotes": "Rear bumper and boot lid damaged; chassis sound.",
+                     *               "generalNotes": "Police report matches the client's account.",
+                     *               "adjustedSettlementAmount": 4200,
+                     *               "createdBy": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *               "createdByStaff": {
+                     *                 "name": "staff",
+                     *                 "id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                     *                 "fullName": "Akosua Darko",
+                     *                 "email": "officer@sandbox.coverline.example"
+                     *               },
+                     *               "documents": [],
+                     *               "createdAt": "2026-11-10T11:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "settlements": [
+                     *             {
+                     *               "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *               "amount": 3900,
+                     *               "penaltyApplicable": "FEE",
+                     *               "penaltyValue": 300,
+                     *               "contributionApplicable": false,
+                     *               "contributionAmount": null,
+                     *               "recipient": "Kofi Mensah",
+                     *               "paymentDate": "2026-11-20",
+                     *               "paymentMethod": "MOBILE_MONEY",
+                     *               "paymentMethodInfo": "MTN MoMo 0244123456",
+                     *               "createdBy": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *               "createdByStaff": {
+                     *                 "name": "staff",
+                     *                 "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "fullName": "Yaw Mensah",
+                     *                 "email": "head.claims@sandbox.coverline.example"
+                     *               },
+                     *               "documents": [],
+                     *               "createdAt": "2026-11-20T14:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "meta": {
+                     *             "statusHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "ACTIVE",
+                     *                 "notes": "Claim submitted by the client",
+                     *                 "staff": null,
+                     *                 "staffMember": null,
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "ACTIVE",
+                     *                 "to": "CLOSED",
+                     *                 "notes": "Closed on settlement",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-20T14:00:00.000Z"
+                     *               }
+                     *             ],
+                     *             "stageHistory": [
+                     *               {
+                     *                 "from": null,
+                     *                 "to": "REVIEW",
+                     *                 "notes": "Claim submitted by the client",
+                     *                 "staff": null,
+                     *                 "staffMember": null,
+                     *                 "createdAt": "2026-11-03T10:15:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "REVIEW",
+                     *                 "to": "SETTLEMENT",
+                     *                 "notes": "Assessment agreed with the insurer; proceed to settlement.",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-11T09:30:00.000Z"
+                     *               },
+                     *               {
+                     *                 "from": "SETTLEMENT",
+                     *                 "to": "SETTLED",
+                     *                 "notes": "Settled: 3900.00 GHS paid to Kofi Mensah on 2026-11-20 (MOBILE_MONEY)",
+                     *                 "staff": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                 "staffMember": {
+                     *                   "name": "staff",
+                     *                   "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *                   "fullName": "Yaw Mensah",
+                     *                   "email": "head.claims@sandbox.coverline.example"
+                     *                 },
+                     *                 "createdAt": "2026-11-20T14:00:00.000Z"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "createdAt": "2026-11-03T10:15:00.000Z",
+                     *           "updatedAt": "2026-11-20T14:00:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "ACTIVE"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClaimEvent"] & {
+                        /** @constant */
+                        type?: "claim.closed";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policyClosure.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policyClosure.requested
+         * @description A client asked to close a policy (`POST /client/policies/closure`), or staff asked for the client (`POST /staff/clients/{id}/policy-closures`).
+         *
+         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.requested` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyClosureEvent` with `type` `policyClosure.requested`: `components['schemas']['PolicyClosureEvent']` in TypeScript, the `PolicyClosureEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policyClosure.requested` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "283e6416-cbd3-4dcb-8015-870c23c982cd",
+                     *       "type": "policyClosure.requested",
+                     *       "createdAt": "2026-11-21T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "policyClosure",
+                     *         "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "status": "PENDING_REVIEW",
+                     *           "reason": "Vehicle sold to a new owner who insures it under their own name",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "notes": "The buyer took the car last week; the sale letter is attached.",
+                     *           "documentIds": [
+                     *             "9b2e4c1a-7d3f-4e8b-a5c6-1f2d3e4a5b6c"
+                     *           ],
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "startDate": "2026-11-21",
+                     *             "endDate": "2027-11-20"
+                     *           },
+                     *           "reviewedAt": null,
+                     *           "reviewNotes": null,
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:30:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyClosureEvent"] & {
+                        /** @constant */
+                        type?: "policyClosure.requested";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policyClosure.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policyClosure.approved
+         * @description Staff approved a closure request (`POST /staff/policy-closures/{id}/approve`): the policy is cancelled and its unpaid invoices closed.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": "PENDING_REVIEW"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.approved` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyClosureEvent` with `type` `policyClosure.approved`: `components['schemas']['PolicyClosureEvent']` in TypeScript, the `PolicyClosureEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policyClosure.approved` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "58a9c1ac-f305-4178-8f8f-4795e535c247",
+                     *       "type": "policyClosure.approved",
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "policyClosure",
+                     *         "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "status": "APPROVED",
+                     *           "reason": "Vehicle sold to a new owner who insures it under their own name",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "notes": null,
+                     *           "documentIds": [],
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "CANCELLED",
+                     *             "startDate": "2026-06-01",
+                     *             "endDate": "2027-05-31"
+                     *           },
+                     *           "reviewedAt": "2026-11-25T10:00:00.000Z",
+                     *           "reviewedBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *             "fullName": "Efua Asante",
+                     *             "email": "exec@sandbox.coverline.example"
+                     *           },
+                     *           "reviewNotes": "Sale letter checked against the vehicle registration",
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-25T10:00:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "PENDING_REVIEW"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyClosureEvent"] & {
+                        /** @constant */
+                        type?: "policyClosure.approved";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policyClosure.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * policyClosure.rejected
+         * @description Staff rejected a closure request (`POST /staff/policy-closures/{id}/reject`); the policy stays as it was.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `{"status": "PENDING_REVIEW"}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.rejected` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `PolicyClosureEvent` with `type` `policyClosure.rejected`: `components['schemas']['PolicyClosureEvent']` in TypeScript, the `PolicyClosureEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `policyClosure.rejected` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acd45235-6de7-47ae-8b98-c47d00af1c0b",
+                     *       "type": "policyClosure.rejected",
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "policyClosure",
+                     *         "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "c81d4e2f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *           "status": "REJECTED",
+                     *           "reason": "Vehicle sold to a new owner who insures it under their own name",
+                     *           "effectiveDate": "2026-12-01",
+                     *           "notes": null,
+                     *           "documentIds": [],
+                     *           "policy": {
+                     *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
+                     *             "policyNo": "POL-0012",
+                     *             "policyType": "AUTO",
+                     *             "state": "ACTIVE",
+                     *             "startDate": "2026-06-01",
+                     *             "endDate": "2027-05-31"
+                     *           },
+                     *           "reviewedAt": "2026-11-25T10:00:00.000Z",
+                     *           "reviewedBy": {
+                     *             "name": "staff",
+                     *             "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf",
+                     *             "fullName": "Efua Asante",
+                     *             "email": "exec@sandbox.coverline.example"
+                     *           },
+                     *           "reviewNotes": "The sale letter is not signed by the buyer; send a signed copy with a new request",
+                     *           "createdAt": "2026-11-21T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-25T10:00:00.000Z"
+                     *         },
+                     *         "previous": {
+                     *           "status": "PENDING_REVIEW"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PolicyClosureEvent"] & {
+                        /** @constant */
+                        type?: "policyClosure.rejected";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.created
+         * @description The company's staff created a product (`POST /staff/products`).
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `product.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ProductEvent` with `type` `product.created`: `components['schemas']['ProductEvent']` in TypeScript, the `ProductEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `product.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "213bb542-6ca8-41a2-8b53-4a786e2e545e",
+                     *       "type": "product.created",
+                     *       "createdAt": "2026-11-21T09:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "product",
+                     *         "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f",
+                     *           "name": "Motor Fleet Cover",
+                     *           "code": "AUTO-FLEET",
+                     *           "description": "Comprehensive cover for company fleets, sold by staff.",
+                     *           "premiumRates": {
+                     *             "privateComprehensiveRate": 4.5,
+                     *             "thirdPartyBasicPremium": 450,
+                     *             "minimumPremium": 300
+                     *           },
+                     *           "category": "AUTO",
+                     *           "subCategory": "FLEET",
+                     *           "benefits": [
+                     *             "Own damage and third party cover",
+                     *             "Claims handled within 10 working days"
+                     *           ],
+                     *           "status": "ACTIVE",
+                     *           "distribution": "OFFLINE",
+                     *           "insurerId": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *           "insurer": {
+                     *             "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *             "name": "Gold Coast General Insurance",
+                     *             "type": "INSURER",
+                     *             "kind": "NON_LIFE",
+                     *             "shortName": "GCGI",
+                     *             "primaryColor": "#C9A227"
+                     *           },
+                     *           "standardCommission": {
+                     *             "value": 12.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "overriderCommission": {
+                     *             "value": 2.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "otherCommission": {
+                     *             "value": 150.75,
+                     *             "type": "FEE"
+                     *           },
+                     *           "assignedAt": null,
+                     *           "assignedBy": null,
+                     *           "assignedTo": [],
+                     *           "createdBy": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "statusChangedBy": null,
+                     *           "statusChangedAt": null,
+                     *           "createdAt": "2026-11-21T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:00:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEvent"] & {
+                        /** @constant */
+                        type?: "product.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.assigned
+         * @description The insurer that owns a product let another company sell it (`POST /staff/products/{id}/assignments`); recorded for the insurer, the company where the change was made.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `product.assigned` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ProductEvent` with `type` `product.assigned`: `components['schemas']['ProductEvent']` in TypeScript, the `ProductEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `product.assigned` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "f2729408-f597-41c0-8f93-94e45eaad10e",
+                     *       "type": "product.assigned",
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "product",
+                     *         "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f",
+                     *           "name": "Motor Fleet Cover",
+                     *           "code": "AUTO-FLEET",
+                     *           "description": "Comprehensive cover for company fleets, sold by staff.",
+                     *           "premiumRates": {
+                     *             "privateComprehensiveRate": 4.5,
+                     *             "thirdPartyBasicPremium": 450,
+                     *             "minimumPremium": 300
+                     *           },
+                     *           "category": "AUTO",
+                     *           "subCategory": "FLEET",
+                     *           "benefits": [
+                     *             "Own damage and third party cover",
+                     *             "Claims handled within 10 working days"
+                     *           ],
+                     *           "status": "ACTIVE",
+                     *           "distribution": "OFFLINE",
+                     *           "insurerId": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *           "insurer": {
+                     *             "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *             "name": "Gold Coast General Insurance",
+                     *             "type": "INSURER",
+                     *             "kind": "NON_LIFE",
+                     *             "shortName": "GCGI",
+                     *             "primaryColor": "#C9A227"
+                     *           },
+                     *           "standardCommission": {
+                     *             "value": 12.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "overriderCommission": {
+                     *             "value": 2.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "otherCommission": {
+                     *             "value": 150.75,
+                     *             "type": "FEE"
+                     *           },
+                     *           "assignedAt": null,
+                     *           "assignedBy": null,
+                     *           "assignedTo": [
+                     *             {
+                     *               "companyId": "1b7f0c55-2f3e-4c8a-9d61-0a2b3c4d5e6f",
+                     *               "name": "Coverline Sandbox Brokers",
+                     *               "type": "BROKER",
+                     *               "assignedBy": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "assignedAt": "2026-11-21T10:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdBy": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "statusChangedBy": null,
+                     *           "statusChangedAt": null,
+                     *           "createdAt": "2026-11-21T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEvent"] & {
+                        /** @constant */
+                        type?: "product.assigned";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.unassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * product.unassigned
+         * @description The insurer that owns a product took it back from a company (`DELETE /staff/products/{id}/assignments/{companyId}`); recorded for the insurer.
+         *
+         *     - **Actor** (`actor`): the staff member.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `product.unassigned` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `ProductEvent` with `type` `product.unassigned`: `components['schemas']['ProductEvent']` in TypeScript, the `ProductEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `product.unassigned` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "322ac19e-ebb8-4f58-8996-a6466b90d6c3",
+                     *       "type": "product.unassigned",
+                     *       "createdAt": "2026-11-21T09:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "product",
+                     *         "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "5d2e8f10-7a3b-4c6d-9e1f-2a3b4c5d6e7f",
+                     *           "name": "Motor Fleet Cover",
+                     *           "code": "AUTO-FLEET",
+                     *           "description": "Comprehensive cover for company fleets, sold by staff.",
+                     *           "premiumRates": {
+                     *             "privateComprehensiveRate": 4.5,
+                     *             "thirdPartyBasicPremium": 450,
+                     *             "minimumPremium": 300
+                     *           },
+                     *           "category": "AUTO",
+                     *           "subCategory": "FLEET",
+                     *           "benefits": [
+                     *             "Own damage and third party cover",
+                     *             "Claims handled within 10 working days"
+                     *           ],
+                     *           "status": "ACTIVE",
+                     *           "distribution": "OFFLINE",
+                     *           "insurerId": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *           "insurer": {
+                     *             "id": "0d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a",
+                     *             "name": "Gold Coast General Insurance",
+                     *             "type": "INSURER",
+                     *             "kind": "NON_LIFE",
+                     *             "shortName": "GCGI",
+                     *             "primaryColor": "#C9A227"
+                     *           },
+                     *           "standardCommission": {
+                     *             "value": 12.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "overriderCommission": {
+                     *             "value": 2.5,
+                     *             "type": "PERCENTAGE"
+                     *           },
+                     *           "otherCommission": {
+                     *             "value": 150.75,
+                     *             "type": "FEE"
+                     *           },
+                     *           "assignedAt": null,
+                     *           "assignedBy": null,
+                     *           "assignedTo": [],
+                     *           "createdBy": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "statusChangedBy": null,
+                     *           "statusChangedAt": null,
+                     *           "createdAt": "2026-11-21T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T09:00:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductEvent"] & {
+                        /** @constant */
+                        type?: "product.unassigned";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * staff.created
+         * @description A staff member was added to the company (`POST /staff/members`).
+         *
+         *     - **Actor** (`actor`): the staff member who added them.
+         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `staff.created` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `StaffEvent` with `type` `staff.created`: `components['schemas']['StaffEvent']` in TypeScript, the `StaffEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `staff.created` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6ab27763-865d-4841-8de4-4d7b38d32aab",
+                     *       "type": "staff.created",
+                     *       "createdAt": "2026-11-20T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "staff",
+                     *         "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "createdAt": "2026-11-20T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-20T09:30:00.000Z",
+                     *           "email": "kwame.boateng@goldcoast-general.example",
+                     *           "phoneNumber": "+233209876543",
+                     *           "firstName": "Kwame",
+                     *           "otherNames": "Yaw",
+                     *           "lastName": "Boateng",
+                     *           "fullName": "Kwame Yaw Boateng",
+                     *           "isActive": true,
+                     *           "type": "AGENT",
+                     *           "jobTitle": "Sales Agent",
+                     *           "position": "LEVEL_OFFICER",
+                     *           "address": "22 Liberation Road, Accra",
+                     *           "staffNo": "GCG-0143",
+                     *           "gender": "MALE",
+                     *           "dateOfBirth": "1994-09-30",
+                     *           "department": {
+                     *             "id": "5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f",
+                     *             "createdAt": "2026-11-20T09:20:00.000Z",
+                     *             "updatedAt": "2026-11-20T09:20:00.000Z",
+                     *             "name": "Motor Underwriting",
+                     *             "description": "Prices, issues and renews motor policies.",
+                     *             "branchId": "0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10",
+                     *             "branch": {
+                     *               "id": "0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10",
+                     *               "createdAt": "2026-11-20T09:15:00.000Z",
+                     *               "updatedAt": "2026-11-20T09:15:00.000Z",
+                     *               "name": "Accra Central",
+                     *               "address": "12 Independence Avenue, Accra",
+                     *               "description": "Head office branch: retail and corporate lines."
+                     *             }
+                     *           }
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffEvent"] & {
+                        /** @constant */
+                        type?: "staff.created";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "staff.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * staff.deactivated
+         * @description A staff member was deactivated (`POST /staff/members/{staffId}/deactivate`): they can no longer sign in, and their tokens stopped working.
+         *
+         *     - **Actor** (`actor`): the staff member who deactivated them.
+         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) at the moment of the change.
+         *     - **`data.previous`**: `{"isActive": true}`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `staff.deactivated` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `StaffEvent` with `type` `staff.deactivated`: `components['schemas']['StaffEvent']` in TypeScript, the `StaffEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `staff.deactivated` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "84cf7639-7a19-4491-867e-0fb9961d0142",
+                     *       "type": "staff.deactivated",
+                     *       "createdAt": "2026-11-20T09:30:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "staff",
+                     *         "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *           "createdAt": "2026-11-20T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-20T09:30:00.000Z",
+                     *           "email": "kwame.boateng@goldcoast-general.example",
+                     *           "phoneNumber": "+233209876543",
+                     *           "firstName": "Kwame",
+                     *           "otherNames": "Yaw",
+                     *           "lastName": "Boateng",
+                     *           "fullName": "Kwame Yaw Boateng",
+                     *           "isActive": false,
+                     *           "type": "AGENT",
+                     *           "jobTitle": "Sales Agent",
+                     *           "position": "LEVEL_OFFICER",
+                     *           "address": "22 Liberation Road, Accra",
+                     *           "staffNo": "GCG-0143",
+                     *           "gender": "MALE",
+                     *           "dateOfBirth": "1994-09-30",
+                     *           "department": {
+                     *             "id": "5c2d8e4f-7a1b-4c3d-8e9f-0a1b2c3d4e5f",
+                     *             "createdAt": "2026-11-20T09:20:00.000Z",
+                     *             "updatedAt": "2026-11-20T09:20:00.000Z",
+                     *             "name": "Motor Underwriting",
+                     *             "description": "Prices, issues and renews motor policies.",
+                     *             "branchId": "0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10",
+                     *             "branch": {
+                     *               "id": "0b6f3c0e-2f4a-4d1e-9c61-5a8e7d2b1f10",
+                     *               "createdAt": "2026-11-20T09:15:00.000Z",
+                     *               "updatedAt": "2026-11-20T09:15:00.000Z",
+                     *               "name": "Accra Central",
+                     *               "address": "12 Independence Avenue, Accra",
+                     *               "description": "Head office branch: retail and corporate lines."
+                     *             }
+                     *           }
+                     *         },
+                     *         "previous": {
+                     *           "isActive": true
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffEvent"] & {
+                        /** @constant */
+                        type?: "staff.deactivated";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhookEndpoint.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhookEndpoint.ping
+         * @description An executive manager asked for a test delivery (`POST /staff/webhook-endpoints/{endpointId}/test`): sent to that endpoint only, whatever event types it subscribes to, to check it receives and verifies deliveries.
+         *
+         *     - **Actor** (`actor`): the executive manager.
+         *     - **`data.object`**: the webhook endpoint as the API answers it (`WebhookEndpoint`, as in `GET /staff/webhook-endpoints/{endpointId}`) at the moment of the change.
+         *     - **`data.previous`**: `null`.
+         *
+         *     Delivered to each enabled webhook endpoint subscribed to `webhookEndpoint.ping` (or to every type), signed as Standard Webhooks
+         *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
+         *     `WebhookEndpointEvent` with `type` `webhookEndpoint.ping`: `components['schemas']['WebhookEndpointEvent']` in TypeScript, the `WebhookEndpointEvent` model in the SDK.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+                     *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+                     * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+                     */
+                    "webhook-id": components["parameters"]["WebhookIdHeader"];
+                    /**
+                     * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+                     *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+                     *     delivery cannot be replayed later.
+                     * @example 1795256100
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                    /**
+                     * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+                     *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+                     *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+                     *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The `webhookEndpoint.ping` event. */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "2fab4ef2-8372-4c08-8b24-d6ab90e14ffa",
+                     *       "type": "webhookEndpoint.ping",
+                     *       "createdAt": "2026-11-26T09:00:00.000Z",
+                     *       "apiVersion": "1.2",
+                     *       "actor": {
+                     *         "by": "staff",
+                     *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
+                     *       },
+                     *       "object": {
+                     *         "type": "webhookEndpoint",
+                     *         "id": "4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e"
+                     *       },
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "4b3c2d1e-0f9a-4b8c-9d7e-6f5a4b3c2d1e",
+                     *           "url": "https://hooks.goldcoast-brokers.example/coverline",
+                     *           "description": "Accounting system",
+                     *           "eventTypes": [
+                     *             "invoice.paid",
+                     *             "directDebit.created"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabledReason": null,
+                     *           "failingSince": null,
+                     *           "secretRotatedUntil": null,
+                     *           "createdBy": {
+                     *             "name": "staff",
+                     *             "id": "9f2d1c4b-7a3e-4b8d-a6c5-2e1f0d9c8b7a",
+                     *             "fullName": "Ama Owusu",
+                     *             "email": "exec@sandbox.coverline.example"
+                     *           },
+                     *           "createdAt": "2026-11-26T09:00:00.000Z",
+                     *           "updatedAt": "2026-11-26T09:00:00.000Z"
+                     *         },
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointEvent"] & {
+                        /** @constant */
+                        type?: "webhookEndpoint.ping";
+                    };
+                };
+            };
+            responses: {
+                "2XX": components["responses"]["WebhookAcknowledged"];
+                default: components["responses"]["WebhookRetried"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A staff member's username (email, any case, or phone number) and password. */
@@ -11753,6 +16879,246 @@ export interface components {
              */
             transactionStatus: components["schemas"]["TransactionStatus"];
         };
+        /** @description An event about a client (`client.created`, `client.updated`, `client.deactivated`): the `Event` envelope, with `data.object` the client as the API answers it (as in `GET /staff/clients/{id}`) at the moment of the change. */
+        ClientEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The client's event types.
+             * @enum {string}
+             */
+            type: "client.created" | "client.updated" | "client.deactivated";
+            object: {
+                /** @constant */
+                type: "client";
+                /**
+                 * Format: uuid
+                 * @description The client's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["StaffClient"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a policy (`policy.created`, `policy.updated`, `policy.stateChanged`, `policy.renewed`, `policy.cancelled`): the `Event` envelope, with `data.object` the policy as the API answers it (as in `GET /staff/policies/{id}`) at the moment of the change. */
+        PolicyEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The policy's event types.
+             * @enum {string}
+             */
+            type: "policy.created" | "policy.updated" | "policy.stateChanged" | "policy.renewed" | "policy.cancelled";
+            object: {
+                /** @constant */
+                type: "policy";
+                /**
+                 * Format: uuid
+                 * @description The policy's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Policy"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about an invoice (`invoice.created`, `invoice.paid`, `invoice.closed`): the `Event` envelope, with `data.object` the invoice as the API answers it (as in `GET /staff/invoices/{id}`) at the moment of the change. */
+        InvoiceEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The invoice's event types.
+             * @enum {string}
+             */
+            type: "invoice.created" | "invoice.paid" | "invoice.closed";
+            object: {
+                /** @constant */
+                type: "invoice";
+                /**
+                 * Format: uuid
+                 * @description The invoice's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Invoice"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a payment (`transaction.created`, `transaction.approved`, `transaction.rejected`, `transaction.failed`): the `Event` envelope, with `data.object` the payment as the API answers it (as in `GET /staff/transactions/{id}`) at the moment of the change. */
+        TransactionEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The payment's event types.
+             * @enum {string}
+             */
+            type: "transaction.created" | "transaction.approved" | "transaction.rejected" | "transaction.failed";
+            object: {
+                /** @constant */
+                type: "transaction";
+                /**
+                 * Format: uuid
+                 * @description The payment's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Transaction"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a direct debit (`directDebit.created`, `directDebit.collected`, `directDebit.failed`, `directDebit.cancelled`): the `Event` envelope, with `data.object` the direct debit as the API answers it (as in `GET /client/direct-debits`) at the moment of the change. */
+        DirectDebitEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The direct debit's event types.
+             * @enum {string}
+             */
+            type: "directDebit.created" | "directDebit.collected" | "directDebit.failed" | "directDebit.cancelled";
+            object: {
+                /** @constant */
+                type: "directDebit";
+                /**
+                 * Format: uuid
+                 * @description The direct debit's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["DirectDebit"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a claim (`claim.filed`, `claim.reviewed`, `claim.stageChanged`, `claim.settled`, `claim.closed`): the `Event` envelope, with `data.object` the claim as the API answers it (as in `GET /staff/claims/{id}`) at the moment of the change. */
+        ClaimEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The claim's event types.
+             * @enum {string}
+             */
+            type: "claim.filed" | "claim.reviewed" | "claim.stageChanged" | "claim.settled" | "claim.closed";
+            object: {
+                /** @constant */
+                type: "claim";
+                /**
+                 * Format: uuid
+                 * @description The claim's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Claim"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a policy closure (`policyClosure.requested`, `policyClosure.approved`, `policyClosure.rejected`): the `Event` envelope, with `data.object` the policy closure as the API answers it (as in `GET /staff/policy-closures/{id}`) at the moment of the change. */
+        PolicyClosureEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The policy closure's event types.
+             * @enum {string}
+             */
+            type: "policyClosure.requested" | "policyClosure.approved" | "policyClosure.rejected";
+            object: {
+                /** @constant */
+                type: "policyClosure";
+                /**
+                 * Format: uuid
+                 * @description The policy closure's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["PolicyClosure"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a product (`product.created`, `product.assigned`, `product.unassigned`): the `Event` envelope, with `data.object` the product as the API answers it (as in `GET /staff/products/{id}`) at the moment of the change. */
+        ProductEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The product's event types.
+             * @enum {string}
+             */
+            type: "product.created" | "product.assigned" | "product.unassigned";
+            object: {
+                /** @constant */
+                type: "product";
+                /**
+                 * Format: uuid
+                 * @description The product's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Product"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a staff member (`staff.created`, `staff.deactivated`): the `Event` envelope, with `data.object` the staff member as the API answers it (as in `GET /staff/members/{staffId}`) at the moment of the change. */
+        StaffEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The staff member's event types.
+             * @enum {string}
+             */
+            type: "staff.created" | "staff.deactivated";
+            object: {
+                /** @constant */
+                type: "staff";
+                /**
+                 * Format: uuid
+                 * @description The staff member's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["Staff"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
+        /** @description An event about a webhook endpoint (`webhookEndpoint.ping`): the `Event` envelope, with `data.object` the webhook endpoint as the API answers it (as in `GET /staff/webhook-endpoints/{endpointId}`) at the moment of the change. */
+        WebhookEndpointEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The webhook endpoint's event types.
+             * @enum {string}
+             */
+            type: "webhookEndpoint.ping";
+            object: {
+                /** @constant */
+                type: "webhookEndpoint";
+                /**
+                 * Format: uuid
+                 * @description The webhook endpoint's id (`data.object.id`).
+                 */
+                id: string;
+            };
+            data: {
+                object: components["schemas"]["WebhookEndpoint"];
+                /** @description For a change of fields or state, their values before it (API field names); null otherwise. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+        };
         /**
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
@@ -12312,6 +17678,29 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Anything else (another status, a redirect, which is never followed, no answer within 10 seconds, a
+         *     refused connection) fails the attempt: the delivery is retried after 5 seconds, 5 minutes, 30
+         *     minutes, 2 hours, 5 hours, 10 hours and 10 hours, then marked `FAILED`. An endpoint whose every
+         *     attempt has failed for 5 days is disabled.
+         */
+        WebhookRetried: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Any `2xx` within 10 seconds acknowledges the delivery: it is not sent again. The body is not read
+         *     (its first 1 KB is kept with the attempt, `GET /staff/webhook-endpoints/{endpointId}/deliveries`).
+         *     Answer first and do the work after.
+         */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
@@ -12774,6 +18163,27 @@ export interface components {
          * @example sandbox
          */
         PaymentProviderName: string;
+        /**
+         * @description The event's id (`id` in the body), the same on every attempt of this event: a delivery whose id
+         *     you have already handled is a repeat (delivery is at least once). Part of what is signed.
+         * @example 7d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description When this attempt was signed, in seconds since 1970-01-01T00:00:00Z. Part of what is signed; the
+         *     Standard Webhooks libraries refuse a delivery more than five minutes off your clock, so a captured
+         *     delivery cannot be replayed later.
+         * @example 1795256100
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the
+         *     endpoint's secret (`whsec_...`), as Standard Webhooks defines it; for 24 hours after a rotation, two
+         *     signatures separated by a space (the new secret's and the previous one's): one valid signature is
+         *     enough. Verify it with a Standard Webhooks library over the raw body, before parsing it.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {

@@ -13,7 +13,8 @@
  *    7.0.0 template patched (oneOf models imported their members' types as values);
  * 4. `tsc --strict` over the SDK alone (scripts/sdk.tsconfig.json: ES2022 + DOM, bundler
  *    resolution, verbatimModuleSyntax), and over test/http/sdk.test.ts against it;
- * 5. typing checks: no `any` where the contract has a type, every envelope's `data` typed,
+ * 5. typing checks: no `any` where the contract has a type, every envelope's `data` typed, each
+ *    webhook's payload (the event envelope of its object) a model with `data.object` typed,
  *    nullable and required properties as the contract says.
  *
  * Quiet when everything holds (SDK_VERBOSE=1 lists the fix-ups, the envelopes and the `any`s the
@@ -285,6 +286,12 @@ const UNTYPED_BY_DESIGN: Record<string, string> = {
   'EventData.object': "an event's object as the API answered it, an Invoice, a PolicyClosure, ... (the event's object.type names it)",
   'EventData.previous': "the changed fields' values before the change, whichever object the event is about",
 };
+/** The same, for members the generator names after their schema: each object type's event envelope. */
+const UNTYPED_BY_DESIGN_PATTERNS: [RegExp, string][] = [
+  [/^[A-Z]\w*EventAllOfData\.previous$/, "the changed fields' values before the change (an event envelope's data.previous)"],
+];
+const untypedByDesign = (key: string) => UNTYPED_BY_DESIGN[key] ?? UNTYPED_BY_DESIGN_PATTERNS.find(([pattern]) => pattern.test(key))?.[1];
+
 /** Generated model names of the contract's schemas that clash with TypeScript names. */
 const RENAMED: Record<string, string> = { ApiResponse: 'ModelApiResponse' };
 
@@ -338,7 +345,8 @@ function checkTyping(program: ts.Program, doc: Obj, output: string) {
   const member = (owner: string, name: string, type: ts.Type, file: string) => {
     if (!hasAny(checker, type)) { typedMembers += 1; return; }
     const key = `${owner}${name === '[index]' ? name : `.${name}`}`;
-    if (UNTYPED_BY_DESIGN[key]) allowed.push(`${key}: ${checker.typeToString(type)} (${UNTYPED_BY_DESIGN[key]})`);
+    const why = untypedByDesign(key);
+    if (why) allowed.push(`${key}: ${checker.typeToString(type)} (${why})`);
     else problems.push(`${file}: ${key} is ${checker.typeToString(type)}, but the contract gives it a type`);
   };
 
@@ -411,8 +419,30 @@ function checkTyping(program: ts.Program, doc: Obj, output: string) {
     if (/^\s*null: 'null'/m.test(readFileSync(path.join(output, 'models', file), 'utf8'))) problems.push(`models/${file}: an enum has a 'null' string member`);
   }
 
+  // The webhooks: 3.0 has none (the down-conversion drops them), so each event type's payload
+  // reaches SDK users as its envelope schema's model, whose data.object is the object's own model.
+  const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as Obj;
+  const payloads: string[] = [];
+  for (const [type, item] of Object.entries(isObj(bundle.webhooks) ? bundle.webhooks : {})) {
+    const post = isObj(item) && isObj(item.post) ? item.post : {};
+    const body = isObj(post.requestBody) && isObj(post.requestBody.content) ? post.requestBody.content['application/json'] : undefined;
+    const schema = isObj(body) && isObj(body.schema) ? body.schema : {};
+    const first = Array.isArray(schema.allOf) ? schema.allOf[0] : schema;
+    const name = isObj(first) && typeof first.$ref === 'string' ? first.$ref.split('/').pop()! : undefined;
+    const own = name && isObj(schemas[name]) && Array.isArray(schemas[name].allOf) ? schemas[name].allOf.find((part) => isObj(part) && isObj(part.properties)) : undefined;
+    const dataSchema = isObj(own) && isObj(own.properties) && isObj(own.properties.data) && isObj(own.properties.data.properties) ? own.properties.data.properties.object : undefined;
+    const expected = isObj(dataSchema) && typeof dataSchema.$ref === 'string' ? dataSchema.$ref.split('/').pop()! : undefined;
+    const decl = name ? interfaces.get(RENAMED[name] ?? name) : undefined;
+    const data = decl?.members.find((m): m is ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText() === 'data');
+    const object = data?.type ? checker.getTypeFromTypeNode(data.type).getProperty('object') : undefined;
+    const objectType = object ? checker.typeToString(checker.getTypeOfSymbol(object)) : undefined;
+    if (!name || !expected) problems.push(`webhook ${type}: its payload is not an envelope schema whose data.object is a schema`);
+    else if (!decl || objectType !== (RENAMED[expected] ?? expected)) problems.push(`webhook ${type}: the SDK's ${name} model has data.object ${objectType ?? 'missing'}, not ${expected}`);
+    else payloads.push(`${type}: ${name}, data.object ${objectType}`);
+  }
+
   if (problems.length) fail(`the generated SDK is not typed as the contract says:\n  ${problems.join('\n  ')}`);
-  return { typedMembers, allowed, envelopes };
+  return { typedMembers, allowed, envelopes, payloads };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,14 +456,15 @@ function main() {
   generate(config);
   const { program, options } = compile();
   compileSmokeTest(options);
-  const { typedMembers, allowed, envelopes } = checkTyping(program, doc, config.output);
+  const { typedMembers, allowed, envelopes, payloads } = checkTyping(program, doc, config.output);
   const models = readdirSync(path.join(config.output, 'models')).filter((f) => f !== 'index.ts').length;
   const apis = readdirSync(path.join(config.output, 'apis')).filter((f) => f !== 'index.ts').length;
   console.log(`sdk: ${rel(config.output)} from ${rel(config.inputSpec)} (openapi-generator ${config.version}, ${config.generatorName}): ` +
     `${apis} API classes, ${models} models; compiles under tsc --strict; ${typedMembers} members typed, ` +
-    `${envelopes.length} envelopes with typed data, ${allowed.length} untyped by design`);
+    `${envelopes.length} envelopes with typed data, ${payloads.length} webhook payloads typed, ${allowed.length} untyped by design`);
   if (process.env.SDK_VERBOSE) {
     console.log(`envelopes:\n  ${envelopes.join('\n  ')}`);
+    console.log(`webhook payloads:\n  ${payloads.join('\n  ')}`);
     console.log(`untyped by design:\n  ${allowed.join('\n  ')}`);
   }
 }

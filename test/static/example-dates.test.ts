@@ -36,10 +36,12 @@ function schemaExamples(node: Json, at: string[], label: string) {
 }
 
 for (const [name, schema] of Object.entries<Json>(doc.components.schemas)) schemaExamples(schema, ['components', 'schemas', name], name);
-for (const [route, item] of Object.entries<Json>(doc.paths)) {
+// The operations, and the webhooks (what the API sends: each event type's payload and headers).
+const operationSections = ['paths', 'webhooks'].flatMap((section) => Object.entries<Json>(doc[section] ?? {}).map(([route, item]) => [section, route, item] as const));
+for (const [section, route, item] of operationSections) {
   for (const [method, op] of Object.entries<Json>(item)) {
     if (typeof op?.operationId !== 'string') continue;
-    const at = ['paths', route, method];
+    const at = [section, route, method];
     (op.parameters ?? []).forEach((raw: Json, index: number) => {
       const parameter = resolveRef(doc, raw);
       for (const [name, value] of namedExamples(parameter)) cases.push([`${op.operationId} parameter ${parameter.name} ${name}`, parameter.schema, value, 'parameters']);
