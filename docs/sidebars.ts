@@ -50,6 +50,21 @@ const SECTIONS: Section[] = [
   { label: 'System', folders: ['system'] },
 ];
 
+/**
+ * The webhooks' pages (the contract's `webhooks`, one per event type, at `webhooks/<object>/<event>`)
+ * sit under the Webhooks guide, which stays in the guides' place, grouped by object.
+ */
+const WEBHOOK_EVENTS: Section = {
+  label: 'Webhooks',
+  folders: ['webhooks'],
+  index: 'webhooks',
+  children: [
+    ['client', 'Client events'], ['policy', 'Policy events'], ['invoice', 'Invoice events'], ['transaction', 'Payment events'],
+    ['direct-debit', 'Direct debit events'], ['claim', 'Claim events'], ['policy-closure', 'Policy closure events'],
+    ['product', 'Product events'], ['staff', 'Staff member events'], ['webhook-endpoint', 'Webhook endpoint events'],
+  ].map(([folder, label]) => ({ label, folders: [`webhooks/${folder}`] })),
+};
+
 function docsOf(items: unknown[]): DocEntry[] {
   return items.flatMap((item: any) => (item?.type === 'doc' ? [item as DocEntry] : item?.items ? docsOf(item.items) : []));
 }
@@ -73,7 +88,7 @@ function sectionFor(folder: string, sections: Section[]): Section | undefined {
 }
 
 const placed = new Map<Section, DocEntry[]>();
-const indexPages = new Set(allSections(SECTIONS).flatMap((s) => (s.index ? [s.index] : [])));
+const indexPages = new Set(allSections([...SECTIONS, WEBHOOK_EVENTS]).flatMap((s) => (s.index ? [s.index] : [])));
 const extra: Section[] = [];
 const loose: DocEntry[] = [];
 for (const doc of operations) {
@@ -81,7 +96,7 @@ for (const doc of operations) {
   if (slug && indexPages.has(slug)) continue; // it is a section's index page
   const folder = slug ? folderOf(slug) : '';
   if (!folder) { loose.push(doc); continue; }
-  let section = sectionFor(folder, SECTIONS) ?? sectionFor(folder, extra);
+  let section = sectionFor(folder, [...SECTIONS, WEBHOOK_EVENTS]) ?? sectionFor(folder, extra);
   if (!section) {
     section = { label: folder.split('/')[0], folders: [folder.split('/')[0]] };
     extra.push(section);
@@ -113,7 +128,7 @@ const docs: Item[] = [
   'errors',
   'messages',
   'audit-trail',
-  'webhooks',
+  categoryOf(WEBHOOK_EVENTS) ?? 'webhooks',
   'scaling',
   'changelog',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),

@@ -5298,11 +5298,11 @@ export interface webhooks {
         put?: never;
         /**
          * client.updated
-         * @description A client's details changed: the client's own (`PATCH /client/account`, a new e-mail address or phone number once verified) or by staff (`PATCH /staff/clients/{id}`). Recorded only when a value actually changed.
+         * @description A client's details changed: its profile, e-mail address, phone number or their verification, by the client (`PATCH /client/account`, ...) or by staff (`PATCH /staff/clients/{id}`), or staff reassigned or reactivated it. Nothing is recorded for a change that changes nothing.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
          *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
-         *     - **`data.previous`**: the changed fields with their values before, e.g. `{"phoneNumber": "+233244000111"}`.
+         *     - **`data.previous`**: the fields that changed, with their values before: `{"city": "Accra"}`; after a reactivation, `{"isActive": false, "deactivation": {...}}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `client.updated` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -5440,11 +5440,11 @@ export interface webhooks {
         put?: never;
         /**
          * client.deactivated
-         * @description Staff deactivated a client (`POST /staff/clients/{id}/deactivate`): it can no longer sign in, and `deactivation` says when, by whom and why.
+         * @description A client was deactivated: staff deactivated it (`POST /staff/clients/{id}/deactivate`), or the client closed its account. Its personal data erased by a closure is in neither `data.object` nor `data.previous`.
          *
-         *     - **Actor** (`actor`): the staff member.
+         *     - **Actor** (`actor`): the staff member, or the client closing its account.
          *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `{"isActive": true}`.
+         *     - **`data.previous`**: `{"isActive": true, "deactivation": null}` (staff), `{"isActive": true}` (the client's closure).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `client.deactivated` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -5558,7 +5558,8 @@ export interface webhooks {
                      *           }
                      *         },
                      *         "previous": {
-                     *           "isActive": true
+                     *           "isActive": true,
+                     *           "deactivation": null
                      *         }
                      *       }
                      *     }
@@ -5591,7 +5592,7 @@ export interface webhooks {
         put?: never;
         /**
          * policy.created
-         * @description A policy was created: bought by a client (`POST /client/policies`, a typed create such as `POST /client/policies/auto`, a cart checkout) or sold by staff (`POST /staff/clients/{id}/policies`). A renewal is `policy.renewed`.
+         * @description A policy was written, once billed: bought by its client (`POST /client/policies`, a typed create such as `POST /client/policies/auto`, alone or in a cart checkout) or sold by staff (`POST /staff/clients/{id}/policies`). A renewal records it too, besides `policy.renewed`.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
          *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
@@ -5810,11 +5811,11 @@ export interface webhooks {
         put?: never;
         /**
          * policy.updated
-         * @description A policy's details changed (not its state, which is `policy.stateChanged`). Recorded only when a value actually changed.
+         * @description A client changed its policy's details or cover (`PATCH /client/policies/{id}`); its state is `policy.stateChanged`. Nothing is recorded for a change that changes nothing.
          *
-         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **Actor** (`actor`): the client.
          *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
-         *     - **`data.previous`**: the changed fields with their values before.
+         *     - **`data.previous`**: the fields that changed, with their values before (e.g. `notes`, `endDate`, `premium`, `invoice`).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.updated` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -5998,7 +5999,7 @@ export interface webhooks {
                      *           "updatedAt": "2026-11-21T09:30:00.000Z"
                      *         },
                      *         "previous": {
-                     *           "startDate": "2026-11-28"
+                     *           "notes": "Second car of the household"
                      *         }
                      *       }
                      *     }
@@ -6031,9 +6032,9 @@ export interface webhooks {
         put?: never;
         /**
          * policy.stateChanged
-         * @description A policy moved from one state to another (the [state machine](/docs/state-machines)): staff moved it (`POST /staff/policies/{id}/state`), or the API did, as payments were confirmed and jobs ran (activation, expiry). `data.object.state` is the new state.
+         * @description A policy moved from one state to another (the state machine): paid, a direct debit set up, moved by staff (`POST /staff/policies/{id}/state`), started, expired or completed by the lifecycle job, a client invoicing its draft, a closure approved. `data.object.state` is the new state; a move to `CANCELLED` also records `policy.cancelled`.
          *
-         *     - **Actor** (`actor`): the staff member, the payment provider whose webhook confirmed the payment, or `system` (a job, the API itself).
+         *     - **Actor** (`actor`): `system` (a payment, a direct debit, the lifecycle job), the staff member, or the client (invoicing its draft).
          *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
          *     - **`data.previous`**: `{"state": <the state before>}`.
          *
@@ -6252,7 +6253,7 @@ export interface webhooks {
         put?: never;
         /**
          * policy.renewed
-         * @description A policy was renewed for another term (`POST /client/policies/{id}/renew`, `POST /staff/policies/{id}/renew`): `data.object` is the new `RENEWAL` policy, whose `oldPolicyId` names the policy it renews.
+         * @description A policy renewing another was written (`POST /client/policies/{id}/renew`, `POST /staff/policies/{id}/renew`), besides its `policy.created`: `data.object` is the new `RENEWAL` policy, whose `oldPolicyId` names the policy it renews.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
          *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
@@ -6471,9 +6472,9 @@ export interface webhooks {
         put?: never;
         /**
          * policy.cancelled
-         * @description A policy moved to `CANCELLED`: staff cancelled it, a closure request was approved (`policyClosure.approved`), or the API cancelled it (an unpaid policy past its grace period).
+         * @description A policy became `CANCELLED`, its closure approved (`policyClosure.approved`); besides its `policy.stateChanged`.
          *
-         *     - **Actor** (`actor`): the staff member, or `system`.
+         *     - **Actor** (`actor`): the staff member who approved the closure.
          *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
          *     - **`data.previous`**: `{"state": <the state before>}`.
          *
@@ -6692,9 +6693,9 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.created
-         * @description An invoice was raised, for a client's purchase or renewal, or by staff (`POST /staff/invoices`).
+         * @description An invoice was raised, for a client's purchase or cart checkout, a staff sale, or a draft invoiced (`POST /staff/invoices`).
          *
-         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **Actor** (`actor`): whoever made the change, the client or the staff member.
          *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
          *     - **`data.previous`**: `null`.
          *
@@ -6971,11 +6972,11 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.closed
-         * @description An invoice was closed without being paid in full, because its policy was closed: `closedAt` and `closedReason` are set, `amountUnpaid` is 0 and what was left unpaid is written off.
+         * @description An invoice was closed without being paid: its policy's closure was approved (`closedAt` and `closedReason` are set, `amountUnpaid` is 0, what was left unpaid is written off; its `status`, which follows confirmed money, stays), or its unpaid policy was deleted (the invoice with it: `data.object` is the invoice as last answered).
          *
-         *     - **Actor** (`actor`): the staff member whose decision closed the policy, or `system`.
+         *     - **Actor** (`actor`): the staff member who approved the closure, or whoever deleted the policy.
          *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `{"isClosed": false}`.
+         *     - **`data.previous`**: `{"isClosed": false, "amountUnpaid": <before>}` for a closure; `null` for a deletion.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `invoice.closed` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -7076,7 +7077,8 @@ export interface webhooks {
                      *           "closedReason": "The policy was closed at the client's request"
                      *         },
                      *         "previous": {
-                     *           "isClosed": false
+                     *           "isClosed": false,
+                     *           "amountUnpaid": 3722.5
                      *         }
                      *       }
                      *     }
@@ -7109,9 +7111,9 @@ export interface webhooks {
         put?: never;
         /**
          * transaction.created
-         * @description A payment was recorded against an invoice: a client paid or started a checkout, or staff recorded a cash, cheque or transfer payment.
+         * @description A payment was recorded against an invoice, by the client, by staff for a client, or by the direct debit job.
          *
-         *     - **Actor** (`actor`): the client, or the staff member.
+         *     - **Actor** (`actor`): the client, the staff member, or `system` (a direct debit).
          *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
          *     - **`data.previous`**: `null`.
          *
@@ -7366,7 +7368,7 @@ export interface webhooks {
         put?: never;
         /**
          * transaction.rejected
-         * @description Staff rejected a payment awaiting approval (`POST /staff/transactions/{id}/reject`).
+         * @description Staff rejected a payment awaiting approval (`POST /staff/transactions/{id}/reject`), or approved the closure of its policy while it awaited approval.
          *
          *     - **Actor** (`actor`): the staff member.
          *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
@@ -7493,9 +7495,9 @@ export interface webhooks {
         put?: never;
         /**
          * transaction.failed
-         * @description A payment failed (`ERROR`) or was cancelled at the payment provider (`CANCELLED`), or was never completed in time.
+         * @description A payment failed (`ERROR`) or was cancelled at the payment provider (`CANCELLED`), or its online checkout expired unfinished.
          *
-         *     - **Actor** (`actor`): the payment provider (its webhook), or `system`.
+         *     - **Actor** (`actor`): the payment provider (its webhook), or `system` (an expired checkout).
          *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
          *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "PENDING_PAYMENT"}`.
          *
@@ -7748,11 +7750,11 @@ export interface webhooks {
         put?: never;
         /**
          * directDebit.collected
-         * @description A debit due on a mandate was taken from its wallet (the payment itself is recorded as a `transaction.*` event): `nextDebitDate` moved to the next due date, or the mandate `COMPLETED`.
+         * @description A debit's mobile money payment was confirmed (the payment itself is a `transaction.*` event); `data.object` shows the mandate with the debit counted.
          *
-         *     - **Actor** (`actor`): `system` (the debit job), or the payment provider that confirmed the debit.
+         *     - **Actor** (`actor`): the payment provider.
          *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
-         *     - **`data.previous`**: the changed fields with their values before, e.g. `{"nextDebitDate": "2026-12-01"}`.
+         *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `directDebit.collected` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -7797,8 +7799,8 @@ export interface webhooks {
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
                      *       "apiVersion": "1.2",
                      *       "actor": {
-                     *         "by": "system",
-                     *         "id": null
+                     *         "by": "provider",
+                     *         "id": "sandbox"
                      *       },
                      *       "object": {
                      *         "type": "directDebit",
@@ -7832,7 +7834,7 @@ export interface webhooks {
                      *           "frequency": "MONTHLY",
                      *           "startDate": "2026-12-01",
                      *           "endDate": "2027-04-01",
-                     *           "nextDebitDate": "2027-01-01",
+                     *           "nextDebitDate": "2026-12-01",
                      *           "paymentMethod": "MOBILE_MONEY",
                      *           "mobileNumber": "0244123456",
                      *           "description": "Monthly instalments for my car insurance",
@@ -7844,9 +7846,7 @@ export interface webhooks {
                      *           "updatedAt": "2026-11-21T09:30:00.000Z",
                      *           "history": []
                      *         },
-                     *         "previous": {
-                     *           "nextDebitDate": "2026-12-01"
-                     *         }
+                     *         "previous": null
                      *       }
                      *     }
                      */
@@ -7878,9 +7878,9 @@ export interface webhooks {
         put?: never;
         /**
          * directDebit.failed
-         * @description A debit due on a mandate could not be taken (the wallet refused it, or the provider failed); the mandate stays as it was and tries again on its next due date.
+         * @description A debit's payment failed; the mandate stays `ACTIVE` and tries again on its next due date.
          *
-         *     - **Actor** (`actor`): `system` (the debit job), or the payment provider.
+         *     - **Actor** (`actor`): the payment provider, or `system`.
          *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
          *     - **`data.previous`**: `null`.
          *
@@ -7927,8 +7927,8 @@ export interface webhooks {
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
                      *       "apiVersion": "1.2",
                      *       "actor": {
-                     *         "by": "system",
-                     *         "id": null
+                     *         "by": "provider",
+                     *         "id": "sandbox"
                      *       },
                      *       "object": {
                      *         "type": "directDebit",
@@ -8006,9 +8006,9 @@ export interface webhooks {
         put?: never;
         /**
          * directDebit.cancelled
-         * @description A mandate stopped (`CANCELLED`): the client or staff cancelled it (`POST /client/direct-debits/{id}/cancel`, `POST /staff/direct-debits/{id}/cancel`), or the API did when its policy was cancelled or ended. `cancelReason` says why.
+         * @description An `ACTIVE` mandate was cancelled: by the client or staff (`POST /client/direct-debits/{id}/cancel`, `POST /staff/direct-debits/{id}/cancel`), by the due-debit job when its policy ended, or by its policy's closure. `cancelReason` says why.
          *
-         *     - **Actor** (`actor`): the client, the staff member, or `system`.
+         *     - **Actor** (`actor`): the client, the staff member (a cancellation or the closure's approval), or `system` (the job).
          *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
          *     - **`data.previous`**: `{"status": "ACTIVE"}`.
          *
@@ -8338,7 +8338,7 @@ export interface webhooks {
          *
          *     - **Actor** (`actor`): the staff member.
          *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
-         *     - **`data.previous`**: the fields the review changed, with their values before (e.g. an adjusted amount); `null` when it only added the review.
+         *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.reviewed` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -8518,11 +8518,11 @@ export interface webhooks {
         put?: never;
         /**
          * claim.stageChanged
-         * @description A claim moved to another stage (`POST /staff/claims/{id}/stage`: `REVIEW` to `SETTLEMENT` or `REPUDIATION`, `REPUDIATION` to `REJECTED`; settling it is `claim.settled`).
+         * @description A claim's `stage` or `status` moved (`POST /staff/claims/{id}/stage`, a settlement, a closure), one event for each move; settling it also records `claim.settled`, closing it `claim.closed`.
          *
          *     - **Actor** (`actor`): the staff member.
          *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `{"stage": <the stage before>}`.
+         *     - **`data.previous`**: `{"stage": <before>}` or `{"status": <before>}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.stageChanged` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -8704,11 +8704,11 @@ export interface webhooks {
         put?: never;
         /**
          * claim.settled
-         * @description A claim was settled (`POST /staff/claims/{id}/settlements`): its stage is `SETTLED` and the settlement is the last of `data.object.settlements`.
+         * @description Staff settled a claim (`POST /staff/claims/{id}/settlements`): its stage is `SETTLED` and the settlement is the last of `data.object.settlements`.
          *
          *     - **Actor** (`actor`): the staff member.
          *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `{"stage": "SETTLEMENT"}` (and `status`, when the settlement also closed the claim).
+         *     - **`data.previous`**: `{"stage": "SETTLEMENT"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.settled` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -8898,8 +8898,7 @@ export interface webhooks {
                      *           "updatedAt": "2026-11-20T14:00:00.000Z"
                      *         },
                      *         "previous": {
-                     *           "stage": "SETTLEMENT",
-                     *           "status": "ACTIVE"
+                     *           "stage": "SETTLEMENT"
                      *         }
                      *       }
                      *     }
@@ -8932,11 +8931,11 @@ export interface webhooks {
         put?: never;
         /**
          * claim.closed
-         * @description A claim was closed (`POST /staff/claims/{id}/close`, or by its settlement): its `status` is `CLOSED`.
+         * @description A claim is closed for good: its `status` became `CLOSED` (on settlement, on rejection after repudiation, or staff closing a decided claim with `POST /staff/claims/{id}/close`), or the client withdrew it (the claim is deleted: `data.object` is it as last answered).
          *
-         *     - **Actor** (`actor`): the staff member.
+         *     - **Actor** (`actor`): the staff member, or the client withdrawing it.
          *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `{"status": "ACTIVE"}`.
+         *     - **`data.previous`**: `{"status": "ACTIVE"}`; `null` for a withdrawal.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.closed` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -9641,11 +9640,11 @@ export interface webhooks {
         put?: never;
         /**
          * product.assigned
-         * @description The insurer that owns a product let another company sell it (`POST /staff/products/{id}/assignments`); recorded for the insurer, the company where the change was made.
+         * @description The insurer that owns a product let another company sell it (`POST /staff/products/{id}/assignments`). Recorded in both companies, each with the product as that company's staff see it.
          *
-         *     - **Actor** (`actor`): the staff member.
+         *     - **Actor** (`actor`): the insurer's staff member.
          *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `null`.
+         *     - **`data.previous`**: what changed in that company's view: `assignedTo` (the insurer's), `assignedAt` and `assignedBy` (the assignee's).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `product.assigned` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -9754,7 +9753,9 @@ export interface webhooks {
                      *           "createdAt": "2026-11-21T09:00:00.000Z",
                      *           "updatedAt": "2026-11-21T10:00:00.000Z"
                      *         },
-                     *         "previous": null
+                     *         "previous": {
+                     *           "assignedTo": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -9786,11 +9787,11 @@ export interface webhooks {
         put?: never;
         /**
          * product.unassigned
-         * @description The insurer that owns a product took it back from a company (`DELETE /staff/products/{id}/assignments/{companyId}`); recorded for the insurer.
+         * @description The insurer that owns a product took it back from a company (`DELETE /staff/products/{id}/assignments/{companyId}`). Recorded in both companies, as for `product.assigned`.
          *
-         *     - **Actor** (`actor`): the staff member.
+         *     - **Actor** (`actor`): the insurer's staff member.
          *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
-         *     - **`data.previous`**: `null`.
+         *     - **`data.previous`**: what changed in that company's view, as for `product.assigned`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `product.unassigned` (or to every type), signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
@@ -9891,7 +9892,17 @@ export interface webhooks {
                      *           "createdAt": "2026-11-21T09:00:00.000Z",
                      *           "updatedAt": "2026-11-21T09:00:00.000Z"
                      *         },
-                     *         "previous": null
+                     *         "previous": {
+                     *           "assignedTo": [
+                     *             {
+                     *               "companyId": "1b7f0c55-2f3e-4c8a-9d61-0a2b3c4d5e6f",
+                     *               "name": "Coverline Sandbox Brokers",
+                     *               "type": "BROKER",
+                     *               "assignedBy": "9a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *               "assignedAt": "2026-11-21T10:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -9923,9 +9934,9 @@ export interface webhooks {
         put?: never;
         /**
          * staff.created
-         * @description A staff member was added to the company (`POST /staff/members`).
+         * @description A manager added a staff member (`POST /staff/members`), or the platform operator created the company with its first executive manager (recorded in the new company's events).
          *
-         *     - **Actor** (`actor`): the staff member who added them.
+         *     - **Actor** (`actor`): the manager, or `system` (the company's creation).
          *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) at the moment of the change.
          *     - **`data.previous`**: `null`.
          *

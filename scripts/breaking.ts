@@ -23,6 +23,14 @@
  *
  * Response objects are compared as open (clients ignore properties they do not know), so adding a
  * property to an answer is not breaking even where the schema says `additionalProperties: false`.
+ * An enum marked `x-enum-extensible: true` (the event types: the catalogue grows, and clients are
+ * told to ignore a type they do not know) may gain values in an answer without breaking anyone.
+ *
+ * The webhooks (3.1's `webhooks`: what the API POSTs to integrators, one per event type) are read
+ * by the integrator's endpoint as a client reads an answer: each is compared as an operation
+ * `POST /~webhooks/<event type>` whose 200 answer is the delivery (its body and headers), so the
+ * answer rules hold for event payloads: an event type, a payload property or a required header
+ * removed is breaking, one added is not. They are named `webhook <event type>` in the report.
  *
  * Two preparations keep openapi-diff exact and fast. 3.1's `unevaluatedProperties: false` (dropped
  * by the down-converter) is first written as the closed object it means, so adding an optional
@@ -34,6 +42,9 @@
  */
 import openapiDiff from 'openapi-diff';
 import { isObj, METHODS, toOpenApi30, type Json, type Obj } from './openapi30.js';
+
+/** Marks an enum that may gain values in answers without breaking clients (the event types). */
+const EXTENSIBLE = 'x-enum-extensible';
 
 /** Formats, and the formats that accept every value they do (and more). */
 const WIDER_FORMATS: Record<string, string[]> = {
@@ -117,6 +128,58 @@ function closeUnevaluated(doc: Obj): Obj {
   return copy;
 }
 
+/** Where a webhook is compared: a route no real path can have. */
+const WEBHOOK_ROUTE = '/~webhooks/';
+
+/**
+ * The webhooks as operations (see the top of this file): `POST /~webhooks/<name>`, answering 200
+ * with the delivery's body and its header parameters as headers. The down-converter drops
+ * `webhooks`, so they are lifted into `paths` before it runs.
+ */
+function liftWebhooks(doc: Obj): Obj {
+  if (!isObj(doc.webhooks)) return doc;
+  const copy = structuredClone(doc);
+  const paths: Obj = isObj(copy.paths) ? copy.paths : {};
+  for (const [name, rawItem] of Object.entries(isObj(copy.webhooks) ? copy.webhooks : {})) {
+    const item = resolve(copy, rawItem);
+    if (!isObj(item)) continue;
+    const lifted: Obj = {};
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isObj(op)) continue;
+      const headers: Obj = {};
+      for (const raw of [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+        const parameter = resolve(copy, raw);
+        if (isObj(parameter) && parameter.in === 'header' && typeof parameter.name === 'string') {
+          headers[parameter.name] = { required: parameter.required === true, ...(parameter.schema !== undefined ? { schema: parameter.schema } : {}) };
+        }
+      }
+      const body = resolve(copy, op.requestBody);
+      lifted[method] = {
+        ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
+        responses: { 200: { description: 'the delivery', ...(Object.keys(headers).length ? { headers } : {}), ...(isObj(body) && isObj(body.content) ? { content: body.content } : {}) } },
+      };
+    }
+    paths[`${WEBHOOK_ROUTE}${name}`] = lifted;
+  }
+  copy.paths = paths;
+  delete copy.webhooks;
+  return copy;
+}
+
+/** A change found on a lifted webhook, said of the webhook: `webhook invoice.paid payload: data.object.invoiceNo`. */
+function ofWebhook(change: Change): Change {
+  const match = /^(?:[A-Z]+|path) \/~webhooks\/([^\s:]+)( response 200)?(.*)$/s.exec(change.where);
+  if (!match) return change;
+  const [, name, payload, rest] = match;
+  const where = `webhook ${name}${payload ? ' payload' : ''}${rest}`;
+  if (change.code === 'path.remove' || change.code === 'method.remove') {
+    return { ...change, code: 'webhook.remove', where, message: 'event type removed: endpoints subscribed to it no longer receive it' };
+  }
+  if (change.code === 'path.add' || change.code === 'method.add') return { ...change, code: 'webhook.add', where, message: 'event type added' };
+  return { ...change, where };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading the 3.0 documents.
 
@@ -153,7 +216,7 @@ const tightened = (key: string, was: Json | undefined, now: Json | undefined) =>
  * changes whose effect is plain without set algebra, at any depth, and nothing else changed but
  * documentation: properties made required, a bound (maxLength, maximum, maxItems, ...) added or
  * tightened, a format added, and, when `newProperties` (answers, read as open objects), properties
- * added, every old one kept with the same or a narrower schema. As an answer such a `b` breaks no
+ * added, every old one kept with the same or a narrower schema, and extensible enums grown. As an answer such a `b` breaks no
  * client; as a request it refuses values it took, which breaks them. Anything else answers false
  * (openapi-diff then decides).
  */
@@ -171,6 +234,8 @@ function onlyNarrows(docA: Obj, a: Json | undefined, docB: Obj, b: Json | undefi
   for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
     if (DOC_KEYWORDS.has(key) || key.startsWith('x-')) continue;
     const [va, vb] = [ra[key], rb[key]];
+    // An answer's extensible enum may grow: clients take any value there (the rules report it).
+    if (key === 'enum' && newProperties && ra[EXTENSIBLE] === true && rb[EXTENSIBLE] === true) continue;
     if (key === 'properties') {
       if (!isObj(vb) || (va !== undefined && !isObj(va))) return false;
       if (!Object.entries(oldProperties).every(([name, sub]) => name in vb && narrower(sub, vb[name]))) return false;
@@ -230,6 +295,8 @@ interface Union { kind: 'oneOf' | 'anyOf'; branches: Json[]; mapping: Map<string
 /** A schema with its allOf members merged in, as far as the rules below need. */
 interface Flat {
   enum?: Json[];
+  /** The enum may grow in answers (`x-enum-extensible: true`). */
+  extensible: boolean;
   nullable: boolean;
   format?: string;
   pattern?: string;
@@ -251,7 +318,7 @@ const SCALAR_KEYWORDS = ['type', 'minimum', 'maximum', 'exclusiveMinimum', 'excl
 const both = (x: Json | undefined, y: Json | undefined): Json | undefined => (x === undefined ? y : y === undefined ? x : { allOf: [x, y] });
 
 function flatten(doc: Obj, node: Json | undefined, depth = 0): Flat {
-  const out: Flat = { nullable: false, properties: new Map(), keywords: new Map(), required: new Set() };
+  const out: Flat = { nullable: false, extensible: false, properties: new Map(), keywords: new Map(), required: new Set() };
   const schema = resolve(doc, node);
   if (!isObj(schema) || depth > 30) return out;
   for (const member of Array.isArray(schema.allOf) ? schema.allOf : []) {
@@ -263,6 +330,7 @@ function flatten(doc: Obj, node: Json | undefined, depth = 0): Flat {
     out.items = both(out.items, part.items);
     out.additionalProperties = isObj(out.additionalProperties) && isObj(part.additionalProperties) ? both(out.additionalProperties, part.additionalProperties) : out.additionalProperties ?? part.additionalProperties;
     out.union ??= part.union;
+    out.extensible ||= part.extensible;
     for (const [key, value] of part.keywords) if (!out.keywords.has(key)) out.keywords.set(key, value);
     for (const name of part.required) out.required.add(name);
     if (part.default !== undefined) out.default ??= part.default;
@@ -270,6 +338,7 @@ function flatten(doc: Obj, node: Json | undefined, depth = 0): Flat {
   }
   if (Array.isArray(schema.enum)) out.enum = out.enum ? out.enum.filter((v) => (schema.enum as Json[]).some((w) => JSON.stringify(w) === JSON.stringify(v))) : schema.enum;
   out.nullable = schema.nullable === true;
+  if (schema[EXTENSIBLE] === true) out.extensible = true;
   if (typeof schema.format === 'string') out.format = schema.format;
   if (typeof schema.pattern === 'string') out.pattern = schema.pattern;
   if (typeof schema.multipleOf === 'number') out.multipleOf = schema.multipleOf;
@@ -403,6 +472,12 @@ class Comparison {
       else this.add('breaking', 'request.body.scope.remove', where, `refuses values it accepted (changed: ${changed.join('; ')})`);
       return;
     }
+    // The other way round: an answer that merely lost properties (a field removed from a payload
+    // every event of an object carries, a Claim's or a Policy's among them) admits more values.
+    if (direction === 'response' && changed.length && onlyNarrows(this.b, b, this.a, a, true)) {
+      this.add('breaking', 'response.body.scope.add', where, `may answer values existing clients do not expect (changed: ${changed.join('; ')})`);
+      return;
+    }
     this.synthetic.push({ id: this.synthetic.length + 1, direction, where, a, b, changed });
   }
 
@@ -471,8 +546,10 @@ class Comparison {
           request ? `no longer accepts ${list(removed)}` : `no longer answers ${list(removed)}`);
       }
       if (added.length) {
-        this.add(request ? 'non-breaking' : 'breaking', `${direction}.enum.add`, where,
-          request ? `also accepts ${list(added)}` : `may now answer ${list(added)}, which clients built on the old list do not know`);
+        const grows = !request && fb.extensible;
+        this.add(request || grows ? 'non-breaking' : 'breaking', `${direction}.enum.add`, where,
+          request ? `also accepts ${list(added)}` : grows ? `may now answer ${list(added)} (an extensible list: clients ignore values they do not know)`
+            : `may now answer ${list(added)}, which clients built on the old list do not know`);
       }
     } else if (fa.enum && !fb.enum) {
       this.add(request ? 'non-breaking' : 'breaking', `${direction}.enum.unbounded`, where,
@@ -701,6 +778,7 @@ function opened(doc: Obj, node: Json | undefined): Json {
     const out: Obj = {};
     for (const [key, sub] of Object.entries(value)) {
       if (key === 'additionalProperties' && sub === false) continue;
+      if (key === 'enum' && value[EXTENSIBLE] === true) continue; // any value, as clients must take
       if (key === 'properties' && isObj(sub)) out[key] = Object.fromEntries(Object.entries(sub).map(([name, prop]) => [name, schema(prop)]));
       else if (['items', 'additionalProperties', 'not'].includes(key) && isObj(sub)) out[key] = schema(sub);
       else if (['allOf', 'anyOf', 'oneOf'].includes(key) && Array.isArray(sub)) out[key] = sub.map(schema);
@@ -787,8 +865,8 @@ function fromOpenapiDiff(result: DiffResult, routes: string[], synthetic: Map<st
  * document cannot be converted to 3.0 (ConversionError) or openapi-diff cannot read it.
  */
 export async function findBreakingChanges(baseline: Obj, current: Obj): Promise<BreakingReport> {
-  const a = toOpenApi30(closeUnevaluated(baseline), { source: 'the baseline' });
-  const b = toOpenApi30(closeUnevaluated(current), { source: 'the current contract' });
+  const a = toOpenApi30(closeUnevaluated(liftWebhooks(baseline)), { source: 'the baseline' });
+  const b = toOpenApi30(closeUnevaluated(liftWebhooks(current)), { source: 'the current contract' });
   const comparison = new Comparison(a, b);
   const before = operations(a);
   const after = operations(b);
@@ -812,7 +890,7 @@ export async function findBreakingChanges(baseline: Obj, current: Obj): Promise<
     ...result.nonBreakingDifferences,
     ...result.unclassifiedDifferences,
   ];
-  const changes = [...all.map((r) => fromOpenapiDiff(r, routes, byRoute)), ...comparison.changes];
+  const changes = [...all.map((r) => fromOpenapiDiff(r, routes, byRoute)), ...comparison.changes].map(ofWebhook);
   return {
     breaking: changes.filter((c) => c.type === 'breaking'),
     nonBreaking: changes.filter((c) => c.type === 'non-breaking'),

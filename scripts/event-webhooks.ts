@@ -117,7 +117,7 @@ function envelopeFile(objectType: string, object: EventObject, types: string[]):
         type: 'object',
         required: ['type', 'object', 'data'],
         properties: {
-          type: { type: 'string', enum: types, description: `The ${object.label}'s event types.` },
+          type: { type: 'string', enum: types, 'x-enum-extensible': true, description: `The ${object.label}'s event types.` },
           object: {
             type: 'object',
             required: ['type', 'id'],

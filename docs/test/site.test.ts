@@ -59,6 +59,9 @@ for (const [route, item] of Object.entries<Record<string, any>>(contract.paths))
   }
 }
 
+// The webhooks (what the API sends, one per event type): each has a page too, at its x-doc-slug.
+const webhooks = Object.entries<Record<string, any>>(contract.webhooks ?? {}).map(([type, item]) => ({ type, slug: item.post['x-doc-slug'] as string }));
+
 describe('every page of the product spec that exists now answers and shows its heading', () => {
   const pages: [string, RegExp][] = [
     ['/', /^Coverline Developers$/],
@@ -102,6 +105,14 @@ describe('every page of the product spec that exists now answers and shows its h
       await expect(page.locator('h1.openapi__heading').innerText()).resolves.toBe(summary);
     },
   );
+
+  it('every event type has its webhook page (served, naming its type; one is opened in a browser below)', async () => {
+    expect(webhooks.length).toBeGreaterThan(30);
+    for (const { type, slug } of webhooks) {
+      const { status, body } = await httpGet(`${site.url}/docs/${slug}`);
+      expect({ type, status, named: body.includes(`Event type <code>${type}</code>`) }).toEqual({ type, status: 200, named: true });
+    }
+  });
 
   it('an unknown path answers 404 with the not-found page', async () => {
     const { page, status } = await open('/docs/no-such-page');
@@ -171,6 +182,36 @@ describe('a generated operation page', () => {
     await expect(menu.locator('a[aria-current="page"]').innerText()).resolves.toBe(listVehicles.summary);
     await expect(menu.locator('.menu__link--sublist.menu__link--active').allInnerTexts()).resolves.toEqual(['Policies', 'Vehicles']);
     await expect(page.locator('.openapi-security__details a').first().getAttribute('href')).resolves.toMatch(/^\/docs\/authentication/);
+  });
+});
+
+describe('a webhook page (an event type of the contract\'s webhooks)', () => {
+  it('invoice.paid shows its delivery headers and its payload down to the Invoice\'s fields, under Webhooks in the sidebar', async () => {
+    const { page, status } = await open('/docs/webhooks/invoice/paid');
+    expect(status).toBe(200);
+    await expect(page.locator('h1.openapi__heading').innerText()).resolves.toBe('invoice.paid');
+    const main = page.locator('main');
+    await expect(main.innerText()).resolves.toContain('Event type invoice.paid');
+    await expect(page.locator('.openapi__method-endpoint').first().innerText()).resolves.toMatch(/webhook/i);
+    const property = (name: string, within: Page | ReturnType<Page['locator']> = page) =>
+      within.locator('.openapi-schema__property', { hasText: new RegExp(`^${name}$`) }).first();
+    // The Standard Webhooks headers.
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) await property(header).waitFor();
+    // The envelope, then data.object: the invoice's own fields.
+    for (const name of ['id', 'type', 'createdAt', 'apiVersion', 'actor', 'data']) await property(name).waitFor();
+    const data = page.locator('details', { has: page.locator(':scope > summary', { has: property('data') }) }).first();
+    await data.locator(':scope > summary').click();
+    await property('previous', data).waitFor();
+    const object = data.locator('details', { has: page.locator(':scope > summary', { has: property('object') }) }).first();
+    await object.locator(':scope > summary').click();
+    for (const field of ['invoiceNo', 'amountUnpaid', 'isClosed', 'transactions']) await property(field, object).waitFor();
+    // Its answers: 2xx acknowledges, anything else is retried; no request panel (the API sends this).
+    for (const code of ['2XX', 'default']) await expect(page.locator('.openapi-tabs__response-code-item', { hasText: code }).count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByRole('button', { name: /Send API Request/i }).count()).resolves.toBe(0);
+    const menu = page.locator('.theme-doc-sidebar-menu');
+    await expect(menu.locator('a[aria-current="page"]').innerText()).resolves.toBe('invoice.paid');
+    await expect(menu.locator('.menu__link--sublist.menu__link--active').allInnerTexts()).resolves.toEqual(['Webhooks', 'Invoice events']);
+    await shot(page, 'webhook-invoice-paid');
   });
 });
 

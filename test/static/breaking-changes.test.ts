@@ -155,6 +155,70 @@ describe('breaking changes against the published contract', () => {
   }, SLOW);
 });
 
+describe('breaking changes in the webhooks (what the API sends: event payloads)', () => {
+  it('removing an event type\'s webhook is breaking', async () => {
+    const report = await changed((doc) => { delete doc.webhooks['invoice.paid']; });
+    expect(summary(report.breaking)).toEqual(['webhook.remove | webhook invoice.paid | event type removed: endpoints subscribed to it no longer receive it']);
+  }, SLOW);
+
+  it('removing a field from an event payload is breaking, in every event that carries it', async () => {
+    const report = await changed((doc) => {
+      const [fields] = doc.components.schemas.Invoice.allOf;
+      delete fields.properties.invoiceNo;
+      fields.required = fields.required.filter((name: string) => name !== 'invoiceNo');
+    });
+    const lines = summary(report.breaking);
+    for (const type of ['invoice.created', 'invoice.paid', 'invoice.closed']) {
+      expect(lines).toContain(`response.property.remove | webhook ${type} payload: data.object.invoiceNo | property removed: clients reading it get nothing`);
+    }
+    // The same field in answers (GET /staff/invoices/{id}) is reported as before.
+    expect(lines).toContain('response.property.remove | GET /staff/invoices/{id} response 200: data.invoiceNo | property removed: clients reading it get nothing');
+    // A field of the envelope itself, in every webhook.
+    const envelope = await changed((doc) => { delete doc.components.schemas.Event.properties.apiVersion; });
+    expect(summary(envelope.breaking)).toContain('response.property.remove | webhook webhookEndpoint.ping payload: apiVersion | property removed: clients reading it get nothing');
+  }, SLOW);
+
+  it('removing a delivery header is breaking', async () => {
+    const report = await changed((doc) => {
+      const post = doc.webhooks['claim.filed'].post;
+      post.parameters = post.parameters.filter((p: { $ref: string }) => !p.$ref.endsWith('/WebhookSignatureHeader'));
+    });
+    expect(summary(report.breaking)).toEqual([expect.stringMatching(/^response\.required\.header\.remove \| webhook claim\.filed payload header webhook-signature \|/)]);
+  }, SLOW);
+
+  it('adding an event type, or a field to an event payload, is not breaking', async () => {
+    const report = await changed((doc) => {
+      doc.components.schemas.EventType.enum.push('invoice.refunded');
+      doc.components.schemas.InvoiceEvent.allOf[1].properties.type.enum.push('invoice.refunded');
+      const refunded = structuredClone(doc.webhooks['invoice.paid']);
+      refunded.post.operationId = 'invoiceRefundedEvent';
+      refunded.post.requestBody.content['application/json'].schema.allOf[1].properties.type.const = 'invoice.refunded';
+      doc.webhooks['invoice.refunded'] = refunded;
+      doc.components.schemas.Invoice.allOf[0].properties.refundedAt = { type: ['string', 'null'], format: 'date-time', maxLength: 35 };
+    });
+    expect(report.breaking).toEqual([]);
+    const lines = summary(report.nonBreaking);
+    expect(lines).toContain('webhook.add | webhook invoice.refunded | event type added');
+    // The event types in answers (GET /staff/events, a webhook endpoint's eventTypes) may grow.
+    expect(lines).toContainEqual(expect.stringMatching(/^response\.enum\.add \| GET \/staff\/events response 200: data\[\]\.type \| may now answer "invoice\.refunded" \(an extensible list/));
+  }, SLOW);
+
+  it('a contract without webhooks gains them all without a breaking change', async () => {
+    const before = structuredClone(bundle) as Doc;
+    delete before.webhooks;
+    const report = await findBreakingChanges(before, bundle);
+    expect(report.breaking).toEqual([]);
+    expect(report.nonBreaking.map((c) => c.where)).toEqual(Object.keys((bundle as Doc).webhooks).map((type) => `webhook ${type}`));
+    expect(new Set(report.nonBreaking.map((c) => c.code))).toEqual(new Set(['webhook.add']));
+  }, SLOW);
+
+  it('an enum not marked extensible still may not grow in an answer', async () => {
+    const report = await changed((doc) => { doc.components.schemas.InvoiceStatus.enum.push('REFUNDED'); });
+    expect(report.breaking.map((c) => c.code)).toContain('response.enum.add');
+    expect(summary(report.breaking)).toContainEqual(expect.stringMatching(/^response\.enum\.add \| webhook invoice\.paid payload: data\.object\.status \|/));
+  }, SLOW);
+});
+
 describe('widened request formats', () => {
   it('does not call uri -> uri-reference on a request property breaking, but the reverse it does', async () => {
     const { findBreakingChanges } = await import('../../scripts/breaking.js');

@@ -32,11 +32,15 @@ export function errorCodesMarkdown(operation: object): string | undefined {
 
 /**
  * The plugin's page body, opening with the operationId (the SDK method and the server handler
- * share it) and ending with the error codes the operation can answer.
+ * share it) and ending with the error codes the operation can answer. A webhook's page (the
+ * contract's `webhooks`, one per event type: the plugin's method `event`) is what the API sends
+ * instead: it opens with the event type and the guide to receiving it.
  */
 export const apiPageMarkdown: ApiPageGenerator = (page) => {
-  const { operationId, description } = page.api;
-  const note = operationId ? `Operation ID: \`${operationId}\` (the SDK method of the same name calls it).` : undefined;
+  const { operationId, description, method } = page.api;
+  const note = method === 'event'
+    ? `Event type \`${page.title}\`: what Coverline POSTs to your webhook endpoints. See [Webhooks](/docs/webhooks) for verifying a delivery, retries and ordering.`
+    : operationId ? `Operation ID: \`${operationId}\` (the SDK method of the same name calls it).` : undefined;
   return createApiPageMD({
     ...page,
     infoPath: undefined, // the explorer's Authorization box (front matter info_path) links to the guide instead
