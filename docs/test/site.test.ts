@@ -273,10 +273,12 @@ describe('Send API Request against the API the reader names', () => {
 describe('/api-reference', () => {
   it('loads the live specification from the running API (CORS) and lists every operation', async () => {
     const served = JSON.parse((await httpGet(api.specUrl)).body);
+    // Every operation and every webhook (one per event type): Swagger UI renders both as blocks.
     let count = 0;
-    for (const item of Object.values<Record<string, unknown>>(served.paths)) {
+    for (const item of [...Object.values<Record<string, unknown>>(served.paths), ...Object.values<Record<string, unknown>>(served.webhooks ?? {})]) {
       count += Object.keys(item).filter((m) => ['get', 'put', 'post', 'delete', 'patch'].includes(m)).length;
     }
+    expect(Object.keys(served.webhooks ?? {}).length).toBeGreaterThan(30);
     const page = await context.newPage();
     const specRequest = page.waitForResponse((r) => r.url() === api.specUrl);
     await open(`/api-reference?url=${encodeURIComponent(api.specUrl)}`, page);
