@@ -3,7 +3,7 @@ import type { ClientRow } from '../../platform/db/schema.js';
 import type { EventActor } from '../../platform/events.js';
 import type { TransactionScope } from '../../platform/tenancy.js';
 import { emit } from '../events/catalogue.js';
-import { changedFields } from '../events/previous.js';
+import { changedFields } from '../events/changes.js';
 import { toStaffClients } from './staff-view.js';
 
 type Emitting = Pick<Services, 'reactions' | 'eventSnapshots'>;

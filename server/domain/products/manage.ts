@@ -7,7 +7,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platf
 import { COMMISSION_FIELDS, commissionColumn, commissionOf } from './commission.js';
 import { TransactionScope } from '../../platform/tenancy.js';
 import { emit } from '../events/catalogue.js';
-import { changedFields } from '../events/previous.js';
+import { changedFields } from '../events/changes.js';
 import { companyProducts, productSeenBy, toProducts, withProductColumns, type Product } from './visible.js';
 
 /**
