@@ -5,12 +5,13 @@
  * change; otherwise one summary line (CONTRACT_VERBOSE=1 also lists the other changes).
  *
  * `npm run contract:accept` (`--accept`) makes generated/openapi.json the new baseline, for a
- * deliberate release. A breaking change needs a new API version, not just an accept.
+ * deliberate release, and records what changed for the Changelog (spec/releases/). A breaking change needs a new API version, not just an accept.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBreakingChanges, type BreakingReport, type Change } from './breaking.js';
+import { changesFile, readRecordedChanges, readReleases, recordChanges, RELEASES_FILE } from './changelog-page.js';
 import { ConversionError, type Obj } from './openapi30.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,16 +50,35 @@ async function check(): Promise<number> {
   return 1;
 }
 
+/**
+ * Records generated/openapi.json as a release: its info.version must have notes in
+ * spec/releases/releases.yaml; what the check finds against the previous baseline is written to
+ * spec/releases/changes/<version>.json (added to what is there when the same version is recorded
+ * again), and the bundle becomes the baseline. The Changelog page is generated from both.
+ */
 async function accept(): Promise<number> {
-  read(currentPath, 'run `npm run generate`');
+  const current = read(currentPath, 'run `npm run generate`');
+  const version = String((current.info as Obj | undefined)?.version ?? '');
+  if (!readReleases(root).some((release) => release.version === version)) {
+    throw new Failure(`${RELEASES_FILE} has no entry for version ${version} (info.version): add its date and notes first`);
+  }
   if (existsSync(baselinePath)) {
-    const report = await findBreakingChanges(read(baselinePath, ''), read(currentPath, ''));
+    const baseline = read(baselinePath, '');
+    const report = await findBreakingChanges(baseline, current);
     for (const change of report.breaking) console.log(`accepting a breaking change:\n${line(change)}`);
     console.log(`${report.breaking.length} breaking, ${counts(report)} change(s) accepted`);
+    const from = String((baseline.info as Obj | undefined)?.version ?? '');
+    const before = from === version ? readRecordedChanges(root, version) : undefined;
+    const recorded = recordChanges(before?.from ?? from, version, report);
+    if (before) {
+      for (const list of ['breaking', 'nonBreaking', 'unclassified'] as const) recorded[list] = [...before[list], ...recorded[list]];
+    }
+    mkdirSync(path.dirname(path.join(root, changesFile(version))), { recursive: true });
+    writeFileSync(path.join(root, changesFile(version)), `${JSON.stringify(recorded, null, 2)}\n`);
   }
   mkdirSync(path.dirname(baselinePath), { recursive: true });
   copyFileSync(currentPath, baselinePath);
-  console.log(`${rel(baselinePath)} is now ${rel(currentPath)}: commit it with the release`);
+  console.log(`${rel(baselinePath)} is now ${rel(currentPath)} (version ${version}): run \`npm run generate\` (the Changelog page) and commit them with the release`);
   return 0;
 }
 
