@@ -5,6 +5,7 @@ import type { Config } from '@docusaurus/types';
 import type * as OpenApiPlugin from 'docusaurus-plugin-openapi-docs';
 import { themes as prismThemes } from 'prism-react-renderer';
 import { withExampleDatesFor } from '../server/platform/example-dates';
+import { withDecisionExamples } from './src/openapi/decision-examples';
 import { apiPageMarkdown, sidebarDocItem } from './src/openapi/generators';
 
 // The contract: the bundle `npm run generate` writes in the repository root (committed,
@@ -28,8 +29,9 @@ const REPO_URL = process.env.DOCS_REPO_URL || 'https://github.com/coverline/cove
 const API_BASE_URL = process.env.API_BASE_URL || contract.servers?.[0]?.url || 'http://localhost:3000/api/v1';
 const DOCS_SPEC_PATH = path.resolve(__dirname, '.docusaurus/openapi-with-reader-server.json');
 mkdirSync(path.dirname(DOCS_SPEC_PATH), { recursive: true });
+// Staff decisions' examples without invented free text first (src/openapi/decision-examples.ts).
 writeFileSync(DOCS_SPEC_PATH, JSON.stringify({
-  ...withExampleDatesFor(contract, new Date()),
+  ...withDecisionExamples(withExampleDatesFor(contract, new Date())),
   servers: [
     {
       url: '{baseUrl}',
@@ -39,6 +41,10 @@ writeFileSync(DOCS_SPEC_PATH, JSON.stringify({
     ...(contract.servers ?? []),
   ],
 }));
+// The documentation's own version (the docs version dropdown), and the API version it describes:
+// the contract's info.version, shown beside it and wherever a page names the API's version.
+const DOCS_VERSION = '2.1.0';
+const API_VERSION: string = contract.info.version;
 const SITE_URL = process.env.DOCS_SITE_URL || 'https://developers.coverline.example';
 
 // Hand-written stand-ins for pages the surface map gives to an operation (createPolicy's page is the
@@ -68,7 +74,7 @@ const config: Config = {
     locales: ['en'],
     localeConfigs: { en: { label: 'English', htmlLang: 'en' } },
   },
-  customFields: { apiSpecUrl: API_SPEC_URL, apiBaseUrl: API_BASE_URL, repoUrl: REPO_URL },
+  customFields: { apiSpecUrl: API_SPEC_URL, apiBaseUrl: API_BASE_URL, repoUrl: REPO_URL, apiVersion: API_VERSION },
 
   presets: [
     [
@@ -79,7 +85,7 @@ const config: Config = {
           // Renders the generated operation pages (and plain docs like any other doc page).
           docItemComponent: '@theme/ApiItem',
           lastVersion: 'current',
-          versions: { current: { label: '2.1.0' } },
+          versions: { current: { label: `${DOCS_VERSION} · API ${API_VERSION}` } },
           exclude: replacedStandIns,
         },
         blog: {
@@ -140,11 +146,29 @@ const config: Config = {
     // Where the Send API Request panel keeps what the reader enters (credentials, and the Base URL
     // box's server and baseUrl): this browser tab only, so a key typed here does not outlive it.
     api: { authPersistence: 'sessionStorage' },
+    // The operation pages' code samples: curl first (every guide's commands are curl), then the
+    // languages integrators ask for most. Without this list the theme shows all of its languages.
+    languageTabs: [
+      { highlight: 'bash', language: 'curl', logoClass: 'curl' },
+      { highlight: 'javascript', language: 'nodejs', logoClass: 'nodejs' },
+      { highlight: 'python', language: 'python', logoClass: 'python' },
+      { highlight: 'javascript', language: 'javascript', logoClass: 'javascript' },
+      { highlight: 'java', language: 'java', logoClass: 'java' },
+      { highlight: 'kotlin', language: 'kotlin', logoClass: 'kotlin' },
+      { highlight: 'swift', language: 'swift', logoClass: 'swift' },
+      { highlight: 'dart', language: 'dart', logoClass: 'dart' },
+      { highlight: 'go', language: 'go', logoClass: 'go' },
+      { highlight: 'php', language: 'php', logoClass: 'php' },
+      { highlight: 'ruby', language: 'ruby', logoClass: 'ruby' },
+      { highlight: 'csharp', language: 'csharp', logoClass: 'csharp' },
+      { highlight: 'powershell', language: 'powershell', logoClass: 'powershell' },
+    ],
     colorMode: { defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: false },
     announcementBar: {
-      id: 'docs-2-1-0',
+      // A new id per API version, so a reader who closed the bar sees it again for the next version.
+      id: `docs-${DOCS_VERSION}-api-${API_VERSION}`.replace(/\./g, '-'),
       content:
-        'Coverline docs 2.1.0: every endpoint page has a <b>Send API Request</b> panel that calls the sandbox. <a href="/docs/authentication">Get started with authentication</a>.',
+        `Coverline docs ${DOCS_VERSION}, API ${API_VERSION}: start with the <a href="/docs/quick-start">Quick start</a>, from sign-up to a paid policy in the sandbox. What changed: the <a href="/docs/changelog">Changelog</a>.`,
       isCloseable: true,
     },
     docs: { sidebar: { hideable: true, autoCollapseCategories: false } },
@@ -156,13 +180,14 @@ const config: Config = {
         { type: 'docSidebar', sidebarId: 'docs', position: 'left', label: 'Documentation' },
         { to: '/markdown-page', label: 'Demo', position: 'left' },
         { to: '/blog', label: 'Blog', position: 'left' },
+        { to: '/docs/changelog', label: 'Changelog', position: 'left' },
         { to: '/api-reference', label: 'API Reference', position: 'right' },
         { to: '/sandbox-mailbox', label: 'Sandbox mailbox', position: 'right' },
         { to: '/faq/', label: 'FAQs', position: 'right' },
         {
           type: 'docsVersionDropdown',
           position: 'right',
-          dropdownItemsAfter: [{ to: '/blog/welcome', label: 'Release notes' }],
+          dropdownItemsAfter: [{ to: '/docs/changelog', label: 'Changelog' }],
         },
         { type: 'localeDropdown', position: 'right' },
         { type: 'search', position: 'right' },

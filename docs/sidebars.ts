@@ -121,6 +121,7 @@ function categoryOf(section: Section): Item | undefined {
 }
 
 const docs: Item[] = [
+  'quick-start',
   'intro',
   'authentication',
   'staff-permissions',

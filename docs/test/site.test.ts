@@ -59,6 +59,9 @@ for (const [route, item] of Object.entries<Record<string, any>>(contract.paths))
   }
 }
 
+// The version menu's label: the docs' own version and the API version they describe, the contract's.
+const versionLabel = `2.1.0 · API ${contract.info.version}`;
+
 // The webhooks (what the API sends, one per event type): each has a page too, at its x-doc-slug.
 const webhooks = Object.entries<Record<string, any>>(contract.webhooks ?? {}).map(([type, item]) => ({ type, slug: item.post['x-doc-slug'] as string }));
 
@@ -81,6 +84,8 @@ describe('every page of the product spec that exists now answers and shows its h
     ['/blog/mdx-blog-post', /^Trying calls from the docs$/],
     ['/blog/welcome', /^Welcome to Coverline Developers 2\.1\.0$/],
     ['/docs', /^Introduction$/],
+    ['/docs/quick-start', /^Quick start$/],
+    ['/docs/changelog', /^Changelog$/],
     ['/docs/authentication', /^Authentication$/],
     ['/docs/errors', /^Errors$/],
     // Until createPolicy is in the contract a hand-written page holds this address; then its
@@ -131,6 +136,22 @@ describe('a generated operation page', () => {
       expect((await samples.allTextContents())[0]).toMatch(new RegExp(`"policyType":\\s*"${type}"`));
       await page.close();
     }
+  });
+
+  it('a staff decision\'s request sample marks its free text as an example to edit, so Send API Request records no invented note', async () => {
+    const reject = operations.find((op) => op.operationId === 'rejectTransaction')!;
+    const { page } = await open(`/docs/${reject.slug}`);
+    const samples = page.locator('pre', { hasText: '"reason"' });
+    await samples.first().waitFor({ state: 'attached' });
+    expect((await samples.allTextContents())[0]).toContain('"reason": "Example, edit before sending: ');
+  });
+
+  it('opens the code samples on curl', async () => {
+    const { page } = await open('/docs/Authorization/Login');
+    const selected = page.locator('li.openapi-tabs__code-item[aria-selected="true"]').first();
+    await selected.waitFor();
+    await expect(selected.getAttribute('class')).resolves.toContain('openapi-tabs__code-item--curl');
+    await expect(page.locator('li.openapi-tabs__code-item').first().innerText()).resolves.toBe('curl');
   });
 
   it('shows the method, the path, the request and response schemas, an example and the Send API Request panel', async () => {
@@ -362,13 +383,38 @@ describe('navigation, colour mode, versions and search', () => {
   it('the navbar has its items, the footer is dark with a copyright line, and a skip link exists', async () => {
     const { page } = await open('/docs');
     const navbar = page.locator('nav.navbar');
-    for (const label of ['Documentation', 'Demo', 'API Reference', 'FAQs', '2.1.0', 'English']) {
+    for (const label of ['Documentation', 'Changelog', 'Demo', 'API Reference', 'FAQs', versionLabel, 'English']) {
       await expect(navbar.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
     }
     await expect(navbar.locator('a[aria-label="Source repository"]').count()).resolves.toBe(1);
     await expect(page.locator('footer.footer--dark .footer__copyright').innerText()).resolves.toMatch(/Copyright © \d{4} Coverline/);
     await expect(page.locator('a[href="#__docusaurus_skipToContent_fallback"]').innerText()).resolves.toMatch(/Skip to main content/i);
     await expect(page.locator('.theme-announcement-bar').isVisible()).resolves.toBe(true);
+  });
+
+  it('shows one API version, the contract\'s, in the navbar, the intro, the FAQ and the running API\'s health', async () => {
+    const version = contract.info.version;
+    const health = JSON.parse((await httpGet(api.specUrl.replace(/\/openapi\.json$/, '/health'))).body);
+    expect(health.version).toBe(version);
+    const { page } = await open('/docs');
+    await expect(page.locator('main').innerText()).resolves.toContain(`This site documents version ${version} of the API`);
+    await expect(page.locator('nav.navbar').getByText(versionLabel, { exact: true }).first().isVisible()).resolves.toBe(true);
+    await open('/faq/', page);
+    await expect(page.locator('main').innerText()).resolves.toContain(`describing version ${version} of the API`);
+  });
+
+  it('the Quick start is first in the sidebar and linked from the intro; the Changelog, from the navbar, lists every recorded release', async () => {
+    const { page } = await open('/docs');
+    await expect(page.locator('nav.menu a.menu__link').first().innerText()).resolves.toBe('Quick start');
+    await page.locator('main a[href="/docs/quick-start"]').first().click();
+    await page.waitForURL(/\/docs\/quick-start$/);
+    await expect(page.locator('main h1').innerText()).resolves.toBe('Quick start');
+    await page.locator('nav.navbar a.navbar__link', { hasText: 'Changelog' }).first().click();
+    await page.waitForURL(/\/docs\/changelog$/);
+    const headings = await page.locator('main h2').allInnerTexts();
+    const released = readFileSync(path.join(repoDir, 'spec/releases/releases.yaml'), 'utf8').match(/version: '[^']+'/g)!.map((v) => v.slice(10, -1));
+    expect(released.length).toBeGreaterThan(2);
+    for (const version of released) expect(headings).toContain(version);
   });
 
   it('collapses the navbar into the mobile sidebar at 996 px, not at 1200 px', async () => {
@@ -400,11 +446,11 @@ describe('navigation, colour mode, versions and search', () => {
   it('switches docs version from the dropdown and remembers the choice', async () => {
     const { page } = await open('/blog');
     await expect(page.evaluate(() => localStorage.getItem('docs-preferred-version-default'))).resolves.toBeNull();
-    const dropdown = page.locator('.navbar__item.dropdown', { has: page.locator('a.navbar__link', { hasText: '2.1.0' }) });
+    const dropdown = page.locator('.navbar__item.dropdown', { has: page.locator('a.navbar__link', { hasText: versionLabel }) });
     await dropdown.hover();
-    const item = dropdown.locator('.dropdown__menu a.dropdown__link', { hasText: '2.1.0' });
+    const item = dropdown.locator('.dropdown__menu a.dropdown__link', { hasText: versionLabel });
     await item.waitFor({ state: 'visible' });
-    await expect(dropdown.locator('.dropdown__menu a.dropdown__link').allInnerTexts()).resolves.toEqual(['2.1.0', 'Release notes']);
+    await expect(dropdown.locator('.dropdown__menu a.dropdown__link').allInnerTexts()).resolves.toEqual([versionLabel, 'Changelog']);
     await item.click();
     await page.waitForURL(/\/docs\/?$/);
     await expect(page.locator('main h1').innerText()).resolves.toBe('Introduction');
