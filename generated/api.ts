@@ -1414,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a staff member
-         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing. The company's last active executive manager is never deactivated (409 `LAST_EXECUTIVE_MANAGER`): the company's active executive managers are locked and counted in the same transaction, so two executive managers deactivating each other at once cannot both succeed. Who deactivated the member, and their position then, is kept: only someone at or above that position may activate them again.
+         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, every refresh token of their sessions is revoked, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing. The company's last active executive manager is never deactivated (409 `LAST_EXECUTIVE_MANAGER`): the company's active executive managers are locked and counted in the same transaction, so two executive managers deactivating each other at once cannot both succeed. Who deactivated the member, and their position then, is kept: only someone at or above that position may activate them again.
          */
         post: operations["deactivateStaffMember"];
         delete?: never;
@@ -2279,8 +2279,9 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a client
-         * @description Deactivates a client within the caller's reach: it can no longer log in and every access token
-         *     it holds stops working at once. Who did it, when and the `reason` are kept and shown in
+         * @description Deactivates a client within the caller's reach: it can no longer log in, every access token
+         *     it holds stops working at once and every refresh token of its sessions is revoked (activating
+         *     it again brings none back). Who did it, when and the `reason` are kept and shown in
          *     `deactivation`. Deactivating a deactivated client answers 409.
          */
         post: operations["deactivateStaffClient"];
@@ -3107,7 +3108,8 @@ export interface paths {
         /**
          * Delete the signed-in client's account
          * @description Closes the account for good, after `password` and `passwordConfirm` (equal) prove it is the
-         *     client. What happens: the client can no longer log in and every token stops working; personal
+         *     client. What happens: the client can no longer log in and every token stops working (refresh
+         *     tokens included); personal
          *     data is erased from the account (names, email, phone number, date of birth, identification,
          *     addresses, contact persons, profile image, notes), as are its delivery addresses,
          *     notifications, pending codes and uploaded documents. What is kept: the account's id, type,
@@ -10644,7 +10646,7 @@ export interface components {
         /** @description The session's current refresh token, from the login or the last refresh. */
         RefreshTokenRequest: {
             /**
-             * @description The refresh token (`rt_...`); each one works once.
+             * @description The refresh token (`rt_` and base64url characters); each one works once.
              * @example rt_t2RdaNUw3l5Hp9pQrszV5KBwkEC_kH4sLUvX9uIZNdc
              */
             refreshToken: string;
