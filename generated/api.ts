@@ -14,8 +14,10 @@ export interface paths {
          * Log a staff member in
          * @description Signs a staff member of the `Api-Key`'s company in with a username (email, any case, or phone
          *     number) and password. Answers the staff member, with their department and branch and latest
-         *     notifications, and an `accessToken` for the staff calls (`/staff/...`). A staff token cannot
-         *     make client calls, nor a client token staff calls (403).
+         *     notifications, and an `accessToken` for the staff calls (`/staff/...`, 15 minutes by default)
+         *     with a `refreshToken` that renews it (`refreshStaffToken`: `POST /staff/auth/token/refresh`)
+         *     until the session ends, 7 days after the login by default. A staff token cannot make client
+         *     calls, nor a client token staff calls (403).
          *
          *     A deactivated staff member cannot log in (the same 401 as a wrong password). Failed attempts are
          *     limited per account and per address, as for clients: past the limit the answer is 429 with
@@ -39,9 +41,43 @@ export interface paths {
         put?: never;
         /**
          * Log a staff member out
-         * @description Revokes the staff access token the call is made with. Any later call with it answers 401, on every instance and after restarts.
+         * @description Revokes the staff access token the call is made with and its session: the session's refresh
+         *     token and every access token it was given. Any later call with them answers 401, on every
+         *     instance and after restarts. Other sessions of the staff member (another device) keep working.
          */
         post: operations["staffLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/auth/token/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a staff member's access token
+         * @description Renews a staff session with its refresh token (from `staffLogin`, `changeStaffPassword` or the
+         *     last refresh): answers what a staff login answers, the staff member with a new `accessToken`
+         *     and the session's next `refreshToken`. Each refresh token works once (rotation): keep the new
+         *     one and discard the old. Takes the `Api-Key` only, no bearer token.
+         *
+         *     A refresh token spent already and sent again revokes the whole session (its newest refresh
+         *     token and every access token it was given), is recorded in the company's audit trail (the
+         *     staff member's `refresh_token_reused_at`, action `refreshStaffToken`) and answers 401
+         *     `REFRESH_TOKEN_REUSED`; sign in again. An unknown, expired or revoked refresh token (the session
+         *     ended: logout, password change or reset, the staff member deactivated, or 7 days after its
+         *     login by default), a client's, or another company's answers 401 `INVALID_REFRESH_TOKEN`.
+         *     Refreshes count toward the per-address limit logins share: past it the answer is 429 with
+         *     `Retry-After`.
+         */
+        post: operations["refreshStaffToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -65,8 +101,9 @@ export interface paths {
          * Change a staff member's password
          * @description Changes the signed-in staff member's password. `oldPassword` must be the current one and
          *     `newPassword` (8 to 128 characters) must differ from it. Every access token issued before the
-         *     change stops working, the one used for this call included; the answer carries a new token. A
-         *     notice goes to the staff member's email.
+         *     change stops working, the one used for this call included, and every refresh token of the
+         *     staff member's sessions is revoked; the answer opens a new session (a new access token and
+         *     refresh token). A notice goes to the staff member's email.
          */
         patch: operations["changeStaffPassword"];
         trace?: never;
@@ -107,7 +144,8 @@ export interface paths {
         /**
          * Reset a staff password with a code
          * @description Sets a new password (8 to 128 characters) for the staff member the code was sent to. The code
-         *     is used up; every access token issued before stops working.
+         *     is used up; every access token issued before stops working, and every refresh token of the
+         *     staff member's sessions is revoked.
          */
         post: operations["resetStaffPassword"];
         delete?: never;
@@ -1376,7 +1414,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a staff member
-         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing. The company's last active executive manager is never deactivated (409 `LAST_EXECUTIVE_MANAGER`): the company's active executive managers are locked and counted in the same transaction, so two executive managers deactivating each other at once cannot both succeed. Who deactivated the member, and their position then, is kept: only someone at or above that position may activate them again.
+         * @description Stops a staff member: they can no longer log in, every access token they hold stops working at once, every refresh token of their sessions is revoked, and any password reset code they were sent is retired. Their rows (clients brought in, policies sold) stay theirs. No one may deactivate themselves; a branch manager only staff of their branch below branch manager. Deactivating someone already deactivated changes nothing. The company's last active executive manager is never deactivated (409 `LAST_EXECUTIVE_MANAGER`): the company's active executive managers are locked and counted in the same transaction, so two executive managers deactivating each other at once cannot both succeed. Who deactivated the member, and their position then, is kept: only someone at or above that position may activate them again.
          */
         post: operations["deactivateStaffMember"];
         delete?: never;
@@ -2241,8 +2279,9 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a client
-         * @description Deactivates a client within the caller's reach: it can no longer log in and every access token
-         *     it holds stops working at once. Who did it, when and the `reason` are kept and shown in
+         * @description Deactivates a client within the caller's reach: it can no longer log in, every access token
+         *     it holds stops working at once and every refresh token of its sessions is revoked (activating
+         *     it again brings none back). Who did it, when and the `reason` are kept and shown in
          *     `deactivation`. Deactivating a deactivated client answers 409.
          */
         post: operations["deactivateStaffClient"];
@@ -2652,7 +2691,9 @@ export interface paths {
          * Log a client in
          * @description Signs a client in with a username (email, any case, or phone number) and password, or with a
          *     Firebase ID token from the tenant's Firebase project. Answers the client's account with an
-         *     `accessToken` for the other calls.
+         *     `accessToken` for the other calls (15 minutes by default) and a `refreshToken` that renews it
+         *     (`refreshToken`: `POST /auth/token/refresh`) until the session ends, 30 days after the login by
+         *     default.
          *
          *     Failed attempts are limited per account and per address: past the limit the answer is 429 with
          *     `Retry-After`. A wrong username and a wrong password get the same answer.
@@ -2675,9 +2716,43 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Revokes the access token the call is made with. Any later call with it answers 401, on every instance and after restarts.
+         * @description Revokes the access token the call is made with and its session: the session's refresh token
+         *     and every access token it was given. Any later call with them answers 401, on every instance
+         *     and after restarts. Other sessions of the client (another device) keep working.
          */
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/token/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh a client's access token
+         * @description Renews a client's session with its refresh token (from `login`, `signUp`, `changePassword` or
+         *     the last refresh): answers what login answers, the account with a new `accessToken` and the
+         *     session's next `refreshToken`. Each refresh token works once (rotation): keep the new one and
+         *     discard the old. Takes the `Api-Key` only, no bearer token, so an app calls it when its access
+         *     token is about to expire or has (401 `INVALID_TOKEN`).
+         *
+         *     A refresh token spent already and sent again (a stolen copy, or an app replaying an old one)
+         *     revokes the whole session: its newest refresh token and every access token it was given stop
+         *     working, and the answer is 401 `REFRESH_TOKEN_REUSED`; sign in again. An unknown, expired or
+         *     revoked refresh token (the session ended: logout, password change or reset, the account
+         *     deactivated, or 30 days after its login by default), a staff member's, or another company's
+         *     answers 401 `INVALID_REFRESH_TOKEN`. Refreshes count toward the per-address limit logins share:
+         *     past it the answer is 429 with `Retry-After`.
+         */
+        post: operations["refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2701,7 +2776,9 @@ export interface paths {
          * Change the password
          * @description Changes the signed-in client's password. `oldPassword` must be the current one and
          *     `newPassword` (5 to 50 characters) must differ from it. Every access token issued before the
-         *     change stops working, the one used for this call included; the answer carries a new token.
+         *     change stops working, the one used for this call included, and every refresh token of the
+         *     client's sessions is revoked; the answer opens a new session (a new access token and refresh
+         *     token).
          *     A notice goes to the client's email, or by SMS.
          */
         patch: operations["changePassword"];
@@ -2744,7 +2821,8 @@ export interface paths {
          * @description Sets a new password (5 to 30 characters, `passwordConfirm` equal to it) with the code from
          *     `requestPasswordReset`. A wrong code uses up one of the code's 5 tries; a used, expired or
          *     exhausted code, or an unknown username, all answer the same 400. On success the code is spent
-         *     and every access token issued before stops working.
+         *     and every access token issued before stops working, and every refresh token of the client's
+         *     sessions is revoked.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -3030,7 +3108,8 @@ export interface paths {
         /**
          * Delete the signed-in client's account
          * @description Closes the account for good, after `password` and `passwordConfirm` (equal) prove it is the
-         *     client. What happens: the client can no longer log in and every token stops working; personal
+         *     client. What happens: the client can no longer log in and every token stops working (refresh
+         *     tokens included); personal
          *     data is erased from the account (names, email, phone number, date of birth, identification,
          *     addresses, contact persons, profile image, notes), as are its delivery addresses,
          *     notifications, pending codes and uploaded documents. What is kept: the account's id, type,
@@ -10491,7 +10570,10 @@ export interface components {
              */
             unreadNotifications: number;
         };
-        /** @description A bearer access token for the client's calls. */
+        /**
+         * @description A session's tokens: a short-lived bearer access token for the calls, and the refresh token that
+         *     renews it (`POST /auth/token/refresh`, for staff `POST /staff/auth/token/refresh`).
+         */
         AccessToken: {
             /**
              * @description Send as `Authorization: Bearer <accessToken>` together with the `Api-Key`.
@@ -10502,9 +10584,22 @@ export interface components {
             tokenType: "Bearer";
             /**
              * Format: date-time
-             * @description When the token stops working.
+             * @description When the access token stops working: 15 minutes after it was issued, unless the API is configured otherwise.
              */
             expiresAt: string;
+            /**
+             * @description Opaque; spend it once with the refresh call for a new access token and the session's next
+             *     refresh token. Keep it in the platform's secure storage (iOS Keychain, Android Keystore),
+             *     never in a web page's storage. Presenting a spent one again revokes the whole session.
+             * @example rt_t2RdaNUw3l5Hp9pQrszV5KBwkEC_kH4sLUvX9uIZNdc
+             */
+            refreshToken: string;
+            /**
+             * Format: date-time
+             * @description When the session ends, whatever its refreshes: 30 days after the login for a client, 7 for a
+             *     staff member, unless the API is configured otherwise. Then the app signs in again.
+             */
+            refreshTokenExpiresAt: string;
         };
         /** @description The signed-in staff member with a fresh access token. */
         AuthenticatedStaff: components["schemas"]["StaffProfile"] & components["schemas"]["AccessToken"];
@@ -10547,6 +10642,14 @@ export interface components {
             success: true;
             /** @example Logged out */
             message: string;
+        };
+        /** @description The session's current refresh token, from the login or the last refresh. */
+        RefreshTokenRequest: {
+            /**
+             * @description The refresh token (`rt_` and base64url characters); each one works once.
+             * @example rt_t2RdaNUw3l5Hp9pQrszV5KBwkEC_kH4sLUvX9uIZNdc
+             */
+            refreshToken: string;
         };
         /** @description A staff member's new password. Staff passwords are 8 to 128 characters, longer than clients' (5 and up), as staff move money and decide claims. */
         StaffPasswordChange: {
@@ -17134,7 +17237,7 @@ export interface components {
          * @description Every `code` an error answer can carry (see the Errors page; each operation's `x-error-codes` lists those it can answer, by status). New codes are added over time: treat an unknown one by its HTTP status.
          * @enum {string}
          */
-        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED" | "WRONG_TOKEN_KIND";
+        ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_REFRESH_TOKEN" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "REFRESH_TOKEN_REUSED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED" | "WRONG_TOKEN_KIND";
     };
     responses: {
         /** @description The request is malformed or a field breaks a rule; `message` names the field. */
@@ -18270,6 +18373,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    refreshStaffToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is renewed; use the new access token and keep the new refresh token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticatedStaffResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The Api-Key is missing or unknown, or the refresh token is unknown, expired, revoked, already used or not a staff member's. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     changeStaffPassword: {
         parameters: {
             query?: never;
@@ -18283,7 +18424,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The password is changed; use the new token from now on. */
+            /** @description The password is changed; use the new tokens from now on. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22829,6 +22970,44 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The session is renewed; use the new access token and keep the new refresh token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticatedClientResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The Api-Key is missing or unknown, or the refresh token is unknown, expired, revoked, already used or not a client's. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     changePassword: {
         parameters: {
             query?: never;
@@ -22842,7 +23021,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The password is changed; use the new token from now on. */
+            /** @description The password is changed; use the new tokens from now on. */
             200: {
                 headers: {
                     [name: string]: unknown;

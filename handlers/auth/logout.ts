@@ -1,10 +1,9 @@
 import type { Handler } from '../../server/platform/handler-types.js';
 import { callerToken } from '../../server/platform/actor.js';
-import { revokeToken } from '../../server/domain/accounts/session.js';
+import { signOut } from '../../server/domain/accounts/session.js';
 
-/** Revokes the token the call was made with. */
+/** Revokes the token the call was made with and its session: the session's refresh tokens and access tokens. */
 export const logout: Handler<'logout'> = async (ctx) => {
-  const { tokenId, expiresAt } = callerToken(ctx);
-  await revokeToken(ctx, tokenId, expiresAt);
+  await signOut(ctx, callerToken(ctx));
   return { message: 'Logged out' };
 };

@@ -55,10 +55,12 @@ export const routes = fp(async (app) => {
   });
 
   /**
-   * A staff member's calls made signed out that prove who they are with a code: the member is the
-   * actor. (Asking for a code proves nothing, so `requestStaffPasswordReset` is not audited.)
+   * A staff member's calls made signed out that prove who they are with a code or a refresh token:
+   * the member is the actor. (Asking for a code proves nothing, so `requestStaffPasswordReset` is
+   * not audited; a refresh writes no audited row unless its token was spent already, which the
+   * member's row then records.)
    */
-  const PROVEN_BY_CODE = new Set(['resetStaffPassword']);
+  const PROVEN_BY_CODE = new Set(['resetStaffPassword', 'refreshStaffToken']);
 
   /**
    * What the audit trail records of a call's writes: every call but a read made by a staff member

@@ -21,6 +21,8 @@ export interface AccessTokenClaims {
   kind: 'client' | 'staff';
   sv: number;
   jti: string;
+  /** The session (refresh token family) the token belongs to, if it has one: ending the session revokes it. */
+  sid?: string;
   iat: number;
   exp: number;
 }
@@ -48,7 +50,7 @@ function apiKeyOf(request: FastifyRequest): string {
 
 /**
  * The tenant of an Api-Key and what a bearer token's claims need checked against the database:
- * whether its id is revoked, and the session version of the client it names. Read in one query
+ * whether its id or its session (`sid`) is revoked, and the session version of the client it names. Read in one query
  * (one round trip, not three), then kept in the credential cache until the database announces a
  * change to any of them (the key revoked, the company changed, the token revoked, the client's
  * session ended): a caller's next requests cost no round trip for it.
@@ -57,7 +59,8 @@ async function tenantAndToken(services: Services, key: string, claims: AccessTok
   const keyHash = hashApiKey(key);
   return services.credentials.read(`${keyHash}|${claims?.kind ?? ''}|${claims?.jti ?? ''}`, () => readTenantAndToken(services, keyHash, claims),
     ({ tenant }) => [credentialTag.apiKey(keyHash), credentialTag.tenant(tenant.id),
-      ...(claims ? [credentialTag.token(claims.jti)] : []), ...(claims?.kind === 'client' ? [credentialTag.client(claims.sub)] : [])]);
+      ...(claims ? [credentialTag.token(claims.jti)] : []), ...(claims?.sid ? [credentialTag.token(claims.sid)] : []),
+      ...(claims?.kind === 'client' ? [credentialTag.client(claims.sub)] : [])]);
 }
 
 async function readTenantAndToken(services: Services, keyHash: string, claims: AccessTokenClaims | undefined) {
@@ -68,7 +71,9 @@ async function readTenantAndToken(services: Services, keyHash: string, claims: A
     .select((eb) => ['companies.id', 'companies.name', 'companies.subdomain', 'api_keys.mode',
       eb.fn.coalesce(eb.ref('companies.firebase_config', '->>').key('projectId'), eb.ref('companies.firebase_project_id')).as('firebase_project_id')])
     .$if(claims !== undefined, (qb) => qb.select((eb) => eb.exists(eb.selectFrom('revoked_tokens').select('revoked_tokens.jti')
-      .where('revoked_tokens.jti', '=', claims!.jti).whereRef('revoked_tokens.tenant_id', '=', 'companies.id')).as('token_revoked')))
+      // A session ended (logout, a refresh token reused) is a revoked row of its id: every token of it stops.
+      .where('revoked_tokens.jti', 'in', claims!.sid ? [claims!.jti, claims!.sid] : [claims!.jti])
+      .whereRef('revoked_tokens.tenant_id', '=', 'companies.id')).as('token_revoked')))
     .$if(claims?.kind === 'client', (qb) => qb.select((eb) => eb.selectFrom('clients').select('clients.session_version')
       .whereRef('clients.tenant_id', '=', 'companies.id').where('clients.id', '=', claims!.sub)
       .where('clients.deleted_at', 'is', null).where('clients.is_active', '=', true).as('client_session_version')))
@@ -108,7 +113,8 @@ async function signedClaims(request: FastifyRequest): Promise<AccessTokenClaims 
   if (!header || !/^Bearer\s+\S+/i.test(header)) return undefined;
   try {
     const claims = await request.jwtVerify<AccessTokenClaims>();
-    return (claims.kind === 'client' || claims.kind === 'staff') && typeof claims.jti === 'string' && typeof claims.sub === 'string' ? claims : undefined;
+    return (claims.kind === 'client' || claims.kind === 'staff') && typeof claims.jti === 'string' && typeof claims.sub === 'string'
+      && (claims.sid === undefined || typeof claims.sid === 'string') ? claims : undefined;
   } catch {
     return undefined;
   }
@@ -128,7 +134,7 @@ function checkedClaims(request: FastifyRequest, claims: AccessTokenClaims | unde
 /** The client the token names, if still active and of the token's session (its session version read with the Api-Key). */
 function clientActor(claims: AccessTokenClaims, sessionVersion: number | null): Actor {
   if (sessionVersion === null || sessionVersion !== claims.sv) throw invalidToken();
-  return { kind: 'client', clientId: claims.sub, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000) };
+  return { kind: 'client', clientId: claims.sub, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000), sessionId: claims.sid };
 }
 
 type SignedInStaff = Omit<StaffActor, 'reach' | 'premiumLatitude'>;
@@ -142,7 +148,7 @@ async function staffOfToken(services: Services, claims: AccessTokenClaims, tenan
     () => [credentialTag.staff(claims.sub), credentialTag.staffOfTenant(tenant.id), credentialTag.tenant(tenant.id)]);
   if (!member || member.session_version !== claims.sv) throw invalidToken();
   return {
-    kind: 'staff', staffId: member.id, tenantId: tenant.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000),
+    kind: 'staff', staffId: member.id, tenantId: tenant.id, tokenId: claims.jti, tokenExpiresAt: new Date(claims.exp * 1000), sessionId: claims.sid,
     type: member.type, position: member.position, departmentId: member.department_id, branchId: member.branch_id,
   };
 }

@@ -44,9 +44,12 @@ export interface ServiceOptions {
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
 export const services = fp(async (app, options: ServiceOptions) => {
   const { config, db } = options;
-  /** An access token of its own id (`jti`, which logout revokes), expiring after the configured time. */
-  const sign = (claims: Omit<AccessTokenClaims, 'jti' | 'iat' | 'exp'>) => {
-    const token = app.jwt.sign({ ...claims, jti: randomUUID() });
+  /**
+   * An access token of its own id (`jti`, which logout revokes), expiring after the configured
+   * time; `sid` names its session (refresh token family), which logout and a reuse end whole.
+   */
+  const sign = ({ sid, ...claims }: Omit<AccessTokenClaims, 'jti' | 'iat' | 'exp'>) => {
+    const token = app.jwt.sign({ ...claims, ...(sid ? { sid } : {}), jti: randomUUID() });
     const { exp } = app.jwt.decode<{ exp: number }>(token)!;
     return { token, expiresAt: new Date(exp * 1000) };
   };
@@ -74,8 +77,10 @@ export const services = fp(async (app, options: ServiceOptions) => {
     credentials,
     reactions: options.reactions ?? domainReactions,
     eventSnapshots: domainSnapshots,
-    signAccessToken: async ({ tenantId, clientId, sessionVersion }) => sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion }),
-    signStaffAccessToken: async ({ tenantId, staffId, sessionVersion }) => sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion }),
+    signAccessToken: async ({ tenantId, clientId, sessionVersion, sessionId }) =>
+      sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, sid: sessionId }),
+    signStaffAccessToken: async ({ tenantId, staffId, sessionVersion, sessionId }) =>
+      sign({ sub: staffId, tid: tenantId, kind: 'staff', sv: sessionVersion, sid: sessionId }),
   };
   app.decorate('services', made);
 }, { name: 'coverline-services', fastify: '5.x', dependencies: ['coverline-security'] });

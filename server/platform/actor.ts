@@ -18,10 +18,10 @@ export function staffActor(ctx: HandlerContext): StaffActor {
   return ctx.actor;
 }
 
-/** The access token the call was made with, a client's or a staff member's: its id and when it expires. */
-export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: Date } {
+/** The access token the call was made with, a client's or a staff member's: its id, when it expires and its session (refresh token family), if any. */
+export function callerToken(ctx: HandlerContext): { tokenId: string; expiresAt: Date; sessionId?: string } {
   if (ctx.actor.kind === 'anonymous') throw new Error('route without a token reached a signed-in handler');
-  return { tokenId: ctx.actor.tokenId, expiresAt: ctx.actor.tokenExpiresAt };
+  return { tokenId: ctx.actor.tokenId, expiresAt: ctx.actor.tokenExpiresAt, sessionId: ctx.actor.sessionId };
 }
 
 /**

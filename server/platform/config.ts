@@ -28,8 +28,13 @@ export interface Config {
    */
   operatorKey: string;
   jwtSecret: string;
-  /** Access token lifetime. */
+  /** Access token lifetime (JWT_TTL_SECONDS, 15 minutes unless set): short, as a refresh token renews it. */
   jwtTtlSeconds: number;
+  /**
+   * How long a session's refresh tokens last, in days from its login whatever its rotations
+   * (CLIENT_REFRESH_TOKEN_DAYS, 30; STAFF_REFRESH_TOKEN_DAYS, 7): then the app signs in again.
+   */
+  refreshTokenDays: { client: number; staff: number };
   /**
    * Origins whose pages may call the API from a browser (CORS). `*` allows any real origin (never
    * the opaque `null` of sandboxed frames and files); an empty list allows none.
@@ -123,6 +128,16 @@ function renewalReminderDays(env: NodeJS.ProcessEnv): number {
   return days;
 }
 
+/** Default access token lifetime: 15 minutes (a refresh token renews it). */
+export const DEFAULT_JWT_TTL_SECONDS = 15 * 60;
+
+/** A session's refresh token lifetime in days (at least 1, at most a year), from its login. */
+function refreshTokenDays(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const days = int(name, fallback, env);
+  if (days < 1 || days > 365) throw new Error(`${name} must be from 1 to 365 days, got "${env[name]}"`);
+  return days;
+}
+
 /** The JWT secret: required in production; otherwise generated once and kept in the data folder. */
 function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string): string {
   if (env.JWT_SECRET) {
@@ -153,7 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', 3000, env)}`).replace(/\/+$/, ''),
     ...payments(env, production, signingSecret),
     operatorKey: operatorKey(env, production),
-    jwtTtlSeconds: int('JWT_TTL_SECONDS', 3600, env),
+    jwtTtlSeconds: int('JWT_TTL_SECONDS', DEFAULT_JWT_TTL_SECONDS, env),
+    refreshTokenDays: {
+      client: refreshTokenDays('CLIENT_REFRESH_TOKEN_DAYS', 30, env),
+      staff: refreshTokenDays('STAFF_REFRESH_TOKEN_DAYS', 7, env),
+    },
     corsOrigins: corsOrigins(env, production),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, env),

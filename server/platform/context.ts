@@ -31,6 +31,8 @@ export interface StaffActor {
   tenantId: string;
   tokenId: string;
   tokenExpiresAt: Date;
+  /** The session (refresh token family) the token was issued for, if any: logout ends it. */
+  sessionId?: string;
   type: StaffType;
   position: StaffPosition;
   departmentId: string | null;
@@ -43,7 +45,7 @@ export interface StaffActor {
 /** Who is calling within the tenant. */
 export type Actor =
   | { kind: 'anonymous' }
-  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date }
+  | { kind: 'client'; clientId: string; tokenId: string; tokenExpiresAt: Date; sessionId?: string }
   | StaffActor;
 
 /** Services shared by every request (created once per app). */
@@ -77,10 +79,10 @@ export interface Services {
   reactions: EventReactions;
   /** Each public event's object as the API answers it, read in the event's transaction (the domain's views, server/domain/snapshots.ts). */
   eventSnapshots: EventSnapshots;
-  /** Signs an access token for a client of a tenant. */
-  signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
-  /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only). */
-  signStaffAccessToken(claims: { tenantId: string; staffId: string; sessionVersion: number }): Promise<{ token: string; expiresAt: Date }>;
+  /** Signs an access token for a client of a tenant, of the session (refresh token family) `sessionId` if given. */
+  signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number; sessionId?: string }): Promise<{ token: string; expiresAt: Date }>;
+  /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only), of the session `sessionId` if given. */
+  signStaffAccessToken(claims: { tenantId: string; staffId: string; sessionVersion: number; sessionId?: string }): Promise<{ token: string; expiresAt: Date }>;
 }
 
 /** What a handler receives besides the request: everything with side effects is injected. */

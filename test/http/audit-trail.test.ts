@@ -155,6 +155,7 @@ describe('what the trail covers', () => {
     outbox: 'messages a change sends; the change is audited',
     jobs: 'work queued by a change or by the platform',
     revoked_tokens: 'sign-outs, not decisions',
+    refresh_tokens: 'sessions, not decisions; a staff member\'s reused refresh token is recorded on their row, which is audited',
     rate_limit_buckets: 'counters',
     idempotency_keys: 'replay records of calls whose changes are audited',
     tenant_sequences: 'number counters taken by audited rows',

@@ -5,10 +5,11 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { consume, LIMITS } from '../../platform/rate-limit.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { TransactionScope } from '../../platform/tenancy.js';
 import { contactFor, type PasswordAccount } from './account.js';
 import { issueCode, spendCode, tryCode } from './codes.js';
 import { notifyAccount } from './notify.js';
+import { endSessionsOf } from './session.js';
 
 /**
  * Passwords of any kind of account (clients, staff): changing one with the current one, and
@@ -19,8 +20,13 @@ import { notifyAccount } from './notify.js';
 /** The credential cache's tag of an account: dropped once its session ends, so this instance refuses its old tokens at once. */
 const sessionTag = (account: PasswordAccount, id: string) => (account.table === 'staff' ? credentialTag.staff(id) : credentialTag.client(id));
 
-/** Sets an account's password hash; bumping the session version is what retires every token issued before. */
-async function setPasswordHash(scope: TenantScope, account: PasswordAccount, id: string, passwordHash: string, now: Date) {
+/**
+ * Sets an account's password hash: bumping the session version is what retires every access token
+ * issued before; every refresh token of its sessions is revoked with `reason`.
+ */
+async function setPasswordHash(scope: TransactionScope, account: PasswordAccount, id: string, passwordHash: string, now: Date,
+  reason: 'PASSWORD_CHANGED' | 'PASSWORD_RESET') {
+  await endSessionsOf(scope, { kind: account.table === 'staff' ? 'staff' : 'client', id }, reason, now);
   // Both account tables have these columns; Kysely is told the clients' for typing.
   return scope.updateTable(account.table as 'clients')
     .set({ password_hash: passwordHash, session_version: sql`session_version + 1`, updated_at: now })
@@ -29,7 +35,7 @@ async function setPasswordHash(scope: TenantScope, account: PasswordAccount, id:
     .executeTakeFirstOrThrow();
 }
 
-/** Changes an account's password, the current one proving who asks; answers the row a new token is signed for. */
+/** Changes an account's password, the current one proving who asks; answers the row a new session is opened for. */
 export async function changePassword(
   ctx: HandlerContext, account: PasswordAccount, id: string, { oldPassword, newPassword }: { oldPassword: string; newPassword: string },
 ) {
@@ -42,7 +48,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(newPassword);
 
   const changed = await ctx.scope.transaction(async (scope) => {
-    const row = await setPasswordHash(scope, account, id, passwordHash, ctx.clock.now());
+    const row = await setPasswordHash(scope, account, id, passwordHash, ctx.clock.now(), 'PASSWORD_CHANGED');
     await notifyAccount(ctx, scope, account, row, {
       title: 'Your password was changed',
       body: `The password of your ${ctx.tenant.name} ${account.noun} was changed. If this was not you, reset it now and contact support.`,
@@ -87,7 +93,7 @@ export async function resetPasswordWithCode(
   const passwordHash = await hashPassword(password);
   await ctx.scope.transaction(async (scope) => {
     await spendCode(scope, account.resetCode, attempt.id, now, invalidResetCode);
-    await setPasswordHash(scope, account, row.id, passwordHash, now);
+    await setPasswordHash(scope, account, row.id, passwordHash, now, 'PASSWORD_RESET');
     await notifyAccount(ctx, scope, account, row, {
       title: 'Your password was reset',
       body: `The password of your ${ctx.tenant.name} ${account.noun} was reset with a code. If this was not you, contact support.`,

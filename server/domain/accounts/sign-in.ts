@@ -1,7 +1,15 @@
 import { verifyPassword } from '../../platform/auth/passwords.js';
-import type { Services } from '../../platform/context.js';
+import type { HandlerContext, Services } from '../../platform/context.js';
 import { unauthorized } from '../../platform/errors.js';
 import { clear, consume, LIMITS } from '../../platform/rate-limit.js';
+
+/**
+ * Counts a sign-in attempt (a login, or a session refreshed with a refresh token) from the
+ * caller's address, in the bucket client and staff logins share: past the limit, 429.
+ */
+export async function countSignInFromAddress(ctx: Pick<HandlerContext, 'db' | 'tenant'>, ip: string, now: Date): Promise<void> {
+  await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
+}
 
 /** The one answer to a wrong username or password, whoever asks: it never says which. */
 export const invalidCredentials = () => unauthorized('Invalid email or password', 'INVALID_CREDENTIALS');

@@ -5,6 +5,7 @@ import { verifyPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
 import { discardStored } from '../documents/store.js';
+import { endSessionsOf } from '../accounts/session.js';
 import { emit } from '../events/catalogue.js';
 import { lockedClient } from './events.js';
 
@@ -34,6 +35,7 @@ export async function closeAccount(ctx: Pick<HandlerContext, 'clock' | 'credenti
       // Every token the client holds stops working.
       session_version: sql`session_version + 1`,
     }).where('id', '=', clientId).execute();
+    await endSessionsOf(scope, { kind: 'client', id: clientId }, 'DEACTIVATED', now);
     if (wasActive) {
       await emit(ctx, scope, { by: 'client', id: clientId }, { type: 'client.deactivated', object: { type: 'client', id: clientId }, data: {} }, now,
         { previous: { isActive: true } });

@@ -3,8 +3,7 @@ import { verifyFirebaseToken } from '../../platform/auth/firebase.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { ClientRow } from '../../platform/db/schema.js';
 import { badRequest, unauthorized } from '../../platform/errors.js';
-import { consume, LIMITS } from '../../platform/rate-limit.js';
-import { checkPassword } from '../accounts/sign-in.js';
+import { checkPassword, countSignInFromAddress } from '../accounts/sign-in.js';
 import { findClientByUsername } from './account.js';
 
 /** A disabled client may not sign in, whatever proves who it is. */
@@ -37,7 +36,7 @@ async function firebaseClient(ctx: Pick<HandlerContext, 'config' | 'scope' | 'te
 /** The active client a login proves, by username and password or by Firebase ID token, under the rate limits. */
 export async function authenticateClient(ctx: HandlerContext, body: components['schemas']['LoginRequest'], ip: string): Promise<ClientRow> {
   const now = ctx.clock.now();
-  await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
+  await countSignInFromAddress(ctx, ip, now);
   if ('firebaseToken' in body) return assertActive(await firebaseClient(ctx, body.firebaseToken));
   return checkPassword(ctx, {
     bucket: `login:account:${ctx.tenant.id}`,

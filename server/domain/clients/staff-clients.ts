@@ -11,6 +11,7 @@ import { containsPattern, createdOnDays } from '../../platform/filters.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { contactFor } from '../accounts/account.js';
 import { issueCode } from '../accounts/codes.js';
+import { endSessionsOf } from '../accounts/session.js';
 import { originatedInReach, staffInReach } from '../staff/reach.js';
 import { clientAccounts, clientFullName } from './account.js';
 import { createClient } from './create.js';
@@ -122,7 +123,7 @@ export async function updateClientByStaff(ctx: HandlerContext, actor: Reacher, i
   });
 }
 
-/** Deactivates a client: no more logins, every token revoked (session version), who, when and why kept; `client.deactivated`. */
+/** Deactivates a client: no more logins, every token revoked (session version, refresh tokens), who, when and why kept; `client.deactivated`. */
 export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'credentials' | 'scope' | 'reactions' | 'eventSnapshots'>, actor: Reacher, id: string, reason: string): Promise<StaffClient> {
   return ctx.scope.transaction(async (scope) => {
     const client = await reachableClient(scope, actor, id, true);
@@ -132,6 +133,7 @@ export async function deactivateClient(ctx: Pick<HandlerContext, 'clock' | 'cred
       is_active: false, deactivated_at: now, deactivated_by_staff_id: actor.staffId, deactivation_reason: reason,
       session_version: sql`session_version + 1`, updated_at: now,
     }).where('id', '=', client.id).returningAll().executeTakeFirstOrThrow();
+    await endSessionsOf(scope, { kind: 'client', id: client.id }, 'DEACTIVATED', now);
     await recordClientChange(ctx, scope, { by: 'staff', id: actor.staffId }, 'client.deactivated', client, row, now);
     return viewOf(ctx, scope, row);
   }).finally(() => ctx.credentials.forget(credentialTag.client(id)));

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { pageOf } from '../../platform/pagination.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { issueCode, retireCodes, spendCode, staffContactCode, tryCode } from '../accounts/codes.js';
+import { endSessionsOf } from '../accounts/session.js';
 import { emit } from '../events/catalogue.js';
 import { staffAccounts } from './account.js';
 import { staffFullName } from './names.js';
@@ -281,7 +282,7 @@ export async function confirmContactChange(
 
 /**
  * Deactivates a staff member the caller manages: they cannot log in, every token they hold stops
- * at once (the session version moves on) and their live reset codes are retired, in one
+ * at once (the session version moves on, their refresh tokens are revoked) and their live reset codes are retired, in one
  * transaction, which keeps who deactivated them and their position. Nobody deactivates
  * themselves, nor the company's last active executive manager; an inactive member stays as they
  * are (no event; else `staff.deactivated`).
@@ -301,6 +302,7 @@ export async function deactivateStaffMember(ctx: Pick<HandlerContext, 'clock' | 
       .where('id', '=', id).where('is_active', '=', true).executeTakeFirst();
     if (changed.numUpdatedRows > 0n) {
       await retireCodes(scope, id, staffAccounts.resetCode, now);
+      await endSessionsOf(scope, { kind: 'staff', id }, 'DEACTIVATED', now);
       await emit(ctx, scope, { by: 'staff', id: by.staffId }, { type: 'staff.deactivated', object: { type: 'staff', id }, data: {} }, now,
         { previous: { isActive: true } });
     }

@@ -1,8 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { StaffRow } from '../../platform/db/schema.js';
-import { consume, LIMITS } from '../../platform/rate-limit.js';
-import { checkPassword, invalidCredentials } from '../accounts/sign-in.js';
+import { checkPassword, countSignInFromAddress, invalidCredentials } from '../accounts/sign-in.js';
 import { findStaffByUsername } from './account.js';
 
 /**
@@ -12,7 +11,7 @@ import { findStaffByUsername } from './account.js';
  */
 export async function authenticateStaff(ctx: HandlerContext, body: components['schemas']['StaffLogin'], ip: string): Promise<StaffRow> {
   const now = ctx.clock.now();
-  await consume(ctx.db, `login:address:${ctx.tenant.id}:${ip}`, LIMITS.loginPerAddress, now);
+  await countSignInFromAddress(ctx, ip, now);
   return checkPassword(ctx, {
     bucket: `staff-login:account:${ctx.tenant.id}`,
     username: body.username,

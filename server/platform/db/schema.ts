@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { NotificationsTable, PasswordResetCodesTable, RevokedTokensTable, VerificationCodesTable } from './schema/accounts.js';
+import type { NotificationsTable, PasswordResetCodesTable, RefreshTokensTable, RevokedTokensTable, VerificationCodesTable } from './schema/accounts.js';
 import type { ClaimAssetsTable, ClaimDocumentsTable, ClaimReviewsTable, ClaimSettlementsTable, ClaimStateChangesTable, ClaimThirdPartyLossesTable, ClaimsTable, SettlementControlsTable } from './schema/claims.js';
 import type { ClientsTable, DeliveryAddressesTable } from './schema/clients.js';
 import type { ApiKeysTable, CompaniesTable } from './schema/companies.js';
@@ -37,6 +37,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   clients: ClientsTable;
   revoked_tokens: RevokedTokensTable;
+  refresh_tokens: RefreshTokensTable;
   password_reset_codes: PasswordResetCodesTable;
   outbox: OutboxTable;
   domain_events: DomainEventsTable;
@@ -91,7 +92,7 @@ export type ProductRow = Selectable<ProductsTable>;
 export type DocumentRow = Selectable<DocumentsTable>;
 
 /** Tables whose rows belong to one tenant; every query on them goes through `scoped()`. */
-export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
+export type TenantTable = 'api_keys' | 'clients' | 'revoked_tokens' | 'refresh_tokens' | 'password_reset_codes' | 'outbox' | 'product_assignments'
   | 'delivery_addresses' | 'notifications' | 'verification_codes' | 'documents' | 'tenant_sequences' | 'policies'
   | 'policy_assets' | 'policy_state_changes' | 'policy_renewal_reminders' | 'invoices' | 'transactions' | 'policy_closures' | 'invoice_items'
   | 'transaction_state_changes' | 'idempotency_keys' | 'payment_events' | 'cart_items' | 'direct_debits' | 'direct_debit_runs'

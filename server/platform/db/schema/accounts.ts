@@ -10,6 +10,30 @@ export interface RevokedTokensTable {
   revoked_at: CreatedAt;
 }
 
+/** Why a refresh token's family ended before its time. */
+export type RefreshTokenRevocation = 'REUSED' | 'LOGOUT' | 'PASSWORD_CHANGED' | 'PASSWORD_RESET' | 'DEACTIVATED';
+
+/**
+ * A refresh token, stored only as its SHA-256: one of a family (a session opened by one login),
+ * spent once (`used_at`), ending with its family (`expires_at`, or `revoked_at` with the reason).
+ */
+export interface RefreshTokensTable {
+  id: Generated<string>;
+  tenant_id: string;
+  subject_kind: 'client' | 'staff';
+  /** The client's or staff member's id. */
+  subject_id: string;
+  family_id: string;
+  token_hash: string;
+  /** The subject's session version at login: a later one (password changed, deactivated) ends the family. */
+  session_version: number;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: RefreshTokenRevocation | null;
+}
+
 export interface PasswordResetCodesTable {
   id: Generated<string>;
   tenant_id: string;

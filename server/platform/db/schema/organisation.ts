@@ -59,6 +59,8 @@ export interface StaffTable {
   deactivated_by_staff_id: Optional<string>;
   deactivated_by_position: Optional<StaffPosition>;
   deactivated_at: Optional<Date>;
+  /** When a spent refresh token of theirs was last presented again (recorded in the audit trail). */
+  refresh_token_reused_at: Optional<Date>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
