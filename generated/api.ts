@@ -2512,7 +2512,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
                  * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
                  */
                 id: components["parameters"]["InvoiceId"];
@@ -4640,24 +4640,57 @@ export interface paths {
          *     0 or left out each takes what remains, and once nothing remains the next answers 409.
          *
          *     What happens next depends on `paymentMethod`:
-         *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `checkoutUrl` is the hosted checkout page to
-         *       send the payer to (the sandbox page, `GET /sandbox/checkout/{reference}`, has pay, fail and
-         *       cancel buttons). The provider's signed webhook then makes it `APPROVED`, `CANCELLED` or
-         *       `ERROR`. An unfinished checkout expires after 30 minutes and its amount is free again.
-         *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`; the payment is
-         *       `PENDING_VERIFICATION` until the provider's signed webhook confirms it (`VERIFIED`) or not
-         *       (`ERROR`). In the sandbox the phone is a page, `/api/v1/sandbox/mobile-money/sbx_momo_<id>`
-         *       (`id` of this answer): approving there pays, except from numbers ending in `0000`, which
-         *       always fail; declining fails.
+         *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `nextAction` is `REDIRECT_TO_CHECKOUT`: its
+         *       `url` (also `checkoutUrl`) is the hosted checkout page to send the payer to (the sandbox page,
+         *       `GET /sandbox/checkout/{reference}`, has pay, fail and cancel buttons), open until
+         *       `expiresAt`. The provider's signed webhook then makes it `APPROVED`, `CANCELLED` or `ERROR`.
+         *       An unfinished checkout expires after 30 minutes and its amount is free again.
+         *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`, and `nextAction` is
+         *       `APPROVE_MOBILE_MONEY`; the payment is `PENDING_VERIFICATION` until the provider's signed
+         *       webhook confirms it (`VERIFIED`) or not (`ERROR`). In the sandbox the phone is a page,
+         *       `nextAction.url` (`/api/v1/sandbox/mobile-money/sbx_momo_<id>`, `id` of this answer):
+         *       approving there pays, except from numbers ending in `0000`, which always fail; declining fails.
          *     - `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`: money paid elsewhere, `PENDING_APPROVAL`
          *       until staff approve or reject it.
          *
          *     Once confirmed money covers the invoice, each policy it bills moves on: `PROCESSING` (or
          *     `AWAITING_DEBIT`, under a direct debit) becomes `ACTIVE` (or `INACTIVE` until its `startDate`),
          *     and the policy's active direct debit is `COMPLETED`. The client is notified of each payment.
-         *     Send an `Idempotency-Key` so that a retry never pays twice.
+         *     `nextAction` is null once the payment is no longer pending; `GET /client/transactions/{id}`
+         *     reads where it stands. Send an `Idempotency-Key` so that a retry never pays twice.
          */
         post: operations["createTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payment
+         * @description One of the signed-in client's payments, as `GET /client/transactions` lists it: its method,
+         *     state, amounts, cheque or wallet details, and its invoice's figures as they stand now. While
+         *     the payment waits for the payer, `nextAction` says what to do (complete the hosted checkout of
+         *     an `ONLINE` payment, approve the prompt of a `MOBILE_MONEY` one); it is null once the payment
+         *     is no longer pending, so polling this call shows when the payer has acted. Another client's or
+         *     another tenant's payment answers 404, exactly as an unknown id does.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4720,6 +4753,34 @@ export interface paths {
          *     as an .xlsx spreadsheet (streamed; it needs `usePagination`).
          */
         get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description One of the signed-in client's invoices, as `GET /client/invoices` lists it: the policies it
+         *     bills, its payments and every figure derived from them (see `InvoiceFigures`). Another
+         *     client's or another tenant's invoice answers 404, exactly as an unknown id does.
+         */
+        get: operations["getInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7187,6 +7248,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7312,6 +7374,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7444,6 +7507,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7571,6 +7635,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -12454,8 +12519,9 @@ export interface components {
             amount: number;
         };
         /**
-         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
-         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page (and a
+         *     `nextAction` to go there); `MOBILE_MONEY` sends a payment prompt to `mobileNumber` (`nextAction`:
+         *     approve it); `CASH`, `CHEQUE`, `BANK_TRANSFER` and
          *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
          * @enum {string}
          */
@@ -12649,6 +12715,43 @@ export interface components {
             /** @example PERSONAL */
             chequeType: string;
         };
+        /**
+         * PaymentNextAction
+         * @description What the payer must do for a payment to go on, while the payment waits for them; the payment's
+         *     `nextAction` is null for every other payment and once this one is no longer pending (confirmed,
+         *     failed, cancelled, or its checkout expired unfinished).
+         *     - `REDIRECT_TO_CHECKOUT` (an `ONLINE` payment, `PENDING_PAYMENT`): send the payer's browser to
+         *       `url`, the provider's hosted checkout page, before `expiresAt`; an unfinished checkout then
+         *       expires and its amount is free again.
+         *     - `APPROVE_MOBILE_MONEY` (a `MOBILE_MONEY` payment, `PENDING_VERIFICATION`): the payer approves
+         *       the prompt sent to the payment's `mobileNumber` on the phone. `url` is where the provider shows
+         *       that prompt as a page, when it has one (the sandbox's stand-in phone,
+         *       `/sandbox/mobile-money/{reference}`), else null; `expiresAt` is null when the provider sets no
+         *       deadline (the sandbox's prompt waits until answered).
+         *
+         *     More types may be added (the enum is extensible): treat an unknown `type` as "send the payer to
+         *     `url`" when there is one, else as waiting.
+         */
+        PaymentNextAction: {
+            /**
+             * @description What the payer must do (see above).
+             * @example REDIRECT_TO_CHECKOUT
+             * @enum {string}
+             */
+            type: "REDIRECT_TO_CHECKOUT" | "APPROVE_MOBILE_MONEY";
+            /**
+             * Format: uri
+             * @description The page where the payer acts; always set for `REDIRECT_TO_CHECKOUT`.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description When the action stops being possible (a checkout, 30 minutes after the payment was created); null when there is no deadline.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            expiresAt: string | null;
+        };
         /** @description The invoice a payment is for, as it stands after it. */
         TransactionInvoice: {
             /**
@@ -12692,6 +12795,8 @@ export interface components {
         /**
          * Transaction
          * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `nextAction` says what the payer must still do, while the payment waits for them (an `ONLINE`
+         *     checkout to complete, a `MOBILE_MONEY` prompt to approve), and is null otherwise;
          *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
          *     A payment staff approved or rejected (cash, cheque, bank transfer) names who did it
          *     (`reviewedBy`), when (`reviewedAt`) and their notes or the rejection's reason (`reviewNotes`);
@@ -12754,6 +12859,13 @@ export interface components {
              * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
              */
             checkoutUrl: string | null;
+            /**
+             * @description What the payer must do for the payment to go on: complete the hosted checkout (`ONLINE`,
+             *     while `PENDING_PAYMENT` and before the checkout expires) or approve the wallet prompt
+             *     (`MOBILE_MONEY`, while `PENDING_VERIFICATION`). Null for every other payment, and as soon as
+             *     this one is no longer pending.
+             */
+            nextAction: components["schemas"]["PaymentNextAction"] | null;
             /** @example null */
             mobileNumber: string | null;
             invoice: components["schemas"]["TransactionInvoice"];
@@ -18093,7 +18205,7 @@ export interface components {
          */
         DirectDebitId: string;
         /**
-         * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+         * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
          * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
          */
         InvoiceId: string;
@@ -22599,7 +22711,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
                  * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
                  */
                 id: components["parameters"]["InvoiceId"];
@@ -26189,6 +26301,45 @@ export interface operations {
             };
         };
     };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The signed-in client has no payment with this id (another client's or another tenant's payment answers this too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     downloadReceipt: {
         parameters: {
             query?: never;
@@ -26296,6 +26447,45 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The signed-in client has no invoice with this id (another client's or another tenant's invoice answers this too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
