@@ -10577,6 +10577,31 @@ export interface components {
         AuthenticatedStaffResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["AuthenticatedStaff"];
         };
+        /**
+         * FieldError
+         * @description One invalid field of a request, in a `VALIDATION_ERROR`'s `errors`.
+         */
+        FieldError: {
+            /**
+             * @description The field, from the part of the request it is in, as `message` names fields: `body.email`,
+             *     `body.assets[0].seats`, `query.limit`, `params.id` (for an unknown property, the property).
+             * @example body.email
+             */
+            field: string;
+            /**
+             * @description What is wrong with the field, in words that follow its name.
+             * @example must match format "email"
+             */
+            message: string;
+            /**
+             * @description The rule the field breaks, for programs: the JSON Schema keyword that failed (`required`,
+             *     `type`, `format`, `minimum`, `maxLength`, `enum`, `additionalProperties`, ...), or `invalid`
+             *     for a rule the server checks itself (a date in the future, a currency not the invoice's).
+             *     More may be added; treat an unknown one as `invalid`.
+             * @example format
+             */
+            code: string;
+        };
         /** @description The one error shape of every 4xx and 5xx answer. */
         ErrorResponse: {
             /**
@@ -10586,7 +10611,7 @@ export interface components {
              */
             statusCode: number;
             /**
-             * @description What went wrong; validation errors name the field (`body.email must match format "email"`).
+             * @description What went wrong; validation errors name the field (`body.email must match format "email"`), the first of `errors` when there are several.
              * @example body.password must NOT have fewer than 5 characters
              */
             message: string;
@@ -10600,6 +10625,24 @@ export interface components {
              * @example VALIDATION_ERROR
              */
             code?: string;
+            /**
+             * @description A `VALIDATION_ERROR`'s invalid fields: every one the request has (the first 20), led by the
+             *     one `message` names, each field once. Absent from other errors. A request holding more than
+             *     500 array items or 20 000 values in all is checked up to its first error only, and lists that one.
+             * @example [
+             *       {
+             *         "field": "body.email",
+             *         "message": "must match format \"email\"",
+             *         "code": "format"
+             *       },
+             *       {
+             *         "field": "body.password",
+             *         "message": "must NOT have fewer than 5 characters",
+             *         "code": "minLength"
+             *       }
+             *     ]
+             */
+            errors?: components["schemas"]["FieldError"][];
         };
         /** @description The answer of a call whose result is only a confirmation. */
         MessageResponse: {
@@ -17249,7 +17292,7 @@ export interface components {
         ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED" | "WRONG_TOKEN_KIND";
     };
     responses: {
-        /** @description The request is malformed or a field breaks a rule; `message` names the field. */
+        /** @description The request is malformed or fields break rules; `message` names the first field, `errors` lists every invalid one. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
