@@ -2551,7 +2551,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
                  * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
                  */
                 id: components["parameters"]["InvoiceId"];
@@ -4719,24 +4719,57 @@ export interface paths {
          *     0 or left out each takes what remains, and once nothing remains the next answers 409.
          *
          *     What happens next depends on `paymentMethod`:
-         *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `checkoutUrl` is the hosted checkout page to
-         *       send the payer to (the sandbox page, `GET /sandbox/checkout/{reference}`, has pay, fail and
-         *       cancel buttons). The provider's signed webhook then makes it `APPROVED`, `CANCELLED` or
-         *       `ERROR`. An unfinished checkout expires after 30 minutes and its amount is free again.
-         *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`; the payment is
-         *       `PENDING_VERIFICATION` until the provider's signed webhook confirms it (`VERIFIED`) or not
-         *       (`ERROR`). In the sandbox the phone is a page, `/api/v1/sandbox/mobile-money/sbx_momo_<id>`
-         *       (`id` of this answer): approving there pays, except from numbers ending in `0000`, which
-         *       always fail; declining fails.
+         *     - `ONLINE`: the payment is `PENDING_PAYMENT` and `nextAction` is `REDIRECT_TO_CHECKOUT`: its
+         *       `url` (also `checkoutUrl`) is the hosted checkout page to send the payer to (the sandbox page,
+         *       `GET /sandbox/checkout/{reference}`, has pay, fail and cancel buttons), open until
+         *       `expiresAt`. The provider's signed webhook then makes it `APPROVED`, `CANCELLED` or `ERROR`.
+         *       An unfinished checkout expires after 30 minutes and its amount is free again.
+         *     - `MOBILE_MONEY`: a payment prompt goes to `mobileNumber`, and `nextAction` is
+         *       `APPROVE_MOBILE_MONEY`; the payment is `PENDING_VERIFICATION` until the provider's signed
+         *       webhook confirms it (`VERIFIED`) or not (`ERROR`). In the sandbox the phone is a page,
+         *       `nextAction.url` (`/api/v1/sandbox/mobile-money/sbx_momo_<id>`, `id` of this answer):
+         *       approving there pays, except from numbers ending in `0000`, which always fail; declining fails.
          *     - `CASH`, `CHEQUE`, `BANK_TRANSFER`, `UNSPECIFIED`: money paid elsewhere, `PENDING_APPROVAL`
          *       until staff approve or reject it.
          *
          *     Once confirmed money covers the invoice, each policy it bills moves on: `PROCESSING` (or
          *     `AWAITING_DEBIT`, under a direct debit) becomes `ACTIVE` (or `INACTIVE` until its `startDate`),
          *     and the policy's active direct debit is `COMPLETED`. The client is notified of each payment.
-         *     Send an `Idempotency-Key` so that a retry never pays twice.
+         *     `nextAction` is null once the payment is no longer pending; `GET /client/transactions/{id}`
+         *     reads where it stands. Send an `Idempotency-Key` so that a retry never pays twice.
          */
         post: operations["createTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payment
+         * @description One of the signed-in client's payments, as `GET /client/transactions` lists it: its method,
+         *     state, amounts, cheque or wallet details, and its invoice's figures as they stand now. While
+         *     the payment waits for the payer, `nextAction` says what to do (complete the hosted checkout of
+         *     an `ONLINE` payment, approve the prompt of a `MOBILE_MONEY` one); it is null once the payment
+         *     is no longer pending, so polling this call shows when the payer has acted. Another client's or
+         *     another tenant's payment answers 404, exactly as an unknown id does.
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4799,6 +4832,34 @@ export interface paths {
          *     as an .xlsx spreadsheet (streamed; it needs `usePagination`).
          */
         get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/client/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description One of the signed-in client's invoices, as `GET /client/invoices` lists it: the policies it
+         *     bills, its payments and every figure derived from them (see `InvoiceFigures`). Another
+         *     client's or another tenant's invoice answers 404, exactly as an unknown id does.
+         */
+        get: operations["getInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7266,6 +7327,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7391,6 +7453,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7523,6 +7586,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -7650,6 +7714,7 @@ export interface webhooks {
                      *           "cheque": null,
                      *           "documents": [],
                      *           "checkoutUrl": null,
+                     *           "nextAction": null,
                      *           "mobileNumber": null,
                      *           "invoice": {
                      *             "id": "5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70",
@@ -10607,6 +10672,31 @@ export interface components {
         AuthenticatedStaffResponse: components["schemas"]["ApiResponse"] & {
             data: components["schemas"]["AuthenticatedStaff"];
         };
+        /**
+         * FieldError
+         * @description One invalid field of a request, in a `VALIDATION_ERROR`'s `errors`.
+         */
+        FieldError: {
+            /**
+             * @description The field, from the part of the request it is in, as `message` names fields: `body.email`,
+             *     `body.assets[0].seats`, `query.limit`, `params.id` (for an unknown property, the property).
+             * @example body.email
+             */
+            field: string;
+            /**
+             * @description What is wrong with the field, in words that follow its name.
+             * @example must match format "email"
+             */
+            message: string;
+            /**
+             * @description The rule the field breaks, for programs: the JSON Schema keyword that failed (`required`,
+             *     `type`, `format`, `minimum`, `maxLength`, `enum`, `additionalProperties`, ...), or `invalid`
+             *     for a rule the server checks itself (a date in the future, a currency not the invoice's).
+             *     More may be added; treat an unknown one as `invalid`.
+             * @example format
+             */
+            code: string;
+        };
         /** @description The one error shape of every 4xx and 5xx answer. */
         ErrorResponse: {
             /**
@@ -10616,7 +10706,7 @@ export interface components {
              */
             statusCode: number;
             /**
-             * @description What went wrong; validation errors name the field (`body.email must match format "email"`).
+             * @description What went wrong; validation errors name the field (`body.email must match format "email"`), the first of `errors` when there are several.
              * @example body.password must NOT have fewer than 5 characters
              */
             message: string;
@@ -10630,6 +10720,24 @@ export interface components {
              * @example VALIDATION_ERROR
              */
             code?: string;
+            /**
+             * @description A `VALIDATION_ERROR`'s invalid fields: every one the request has (the first 20), led by the
+             *     one `message` names, each field once. Absent from other errors. A request holding more than
+             *     500 array items or 20 000 values in all is checked up to its first error only, and lists that one.
+             * @example [
+             *       {
+             *         "field": "body.email",
+             *         "message": "must match format \"email\"",
+             *         "code": "format"
+             *       },
+             *       {
+             *         "field": "body.password",
+             *         "message": "must NOT have fewer than 5 characters",
+             *         "code": "minLength"
+             *       }
+             *     ]
+             */
+            errors?: components["schemas"]["FieldError"][];
         };
         /** @description The answer of a call whose result is only a confirmation. */
         MessageResponse: {
@@ -12557,8 +12665,9 @@ export interface components {
             amount: number;
         };
         /**
-         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page;
-         *     `MOBILE_MONEY` sends a payment prompt to `mobileNumber`; `CASH`, `CHEQUE`, `BANK_TRANSFER` and
+         * @description How the money is paid. `ONLINE` answers a `checkoutUrl` to a hosted card checkout page (and a
+         *     `nextAction` to go there); `MOBILE_MONEY` sends a payment prompt to `mobileNumber` (`nextAction`:
+         *     approve it); `CASH`, `CHEQUE`, `BANK_TRANSFER` and
          *     `UNSPECIFIED` record money paid elsewhere, which staff approve.
          * @enum {string}
          */
@@ -12752,6 +12861,43 @@ export interface components {
             /** @example PERSONAL */
             chequeType: string;
         };
+        /**
+         * PaymentNextAction
+         * @description What the payer must do for a payment to go on, while the payment waits for them; the payment's
+         *     `nextAction` is null for every other payment and once this one is no longer pending (confirmed,
+         *     failed, cancelled, or its checkout expired unfinished).
+         *     - `REDIRECT_TO_CHECKOUT` (an `ONLINE` payment, `PENDING_PAYMENT`): send the payer's browser to
+         *       `url`, the provider's hosted checkout page, before `expiresAt`; an unfinished checkout then
+         *       expires and its amount is free again.
+         *     - `APPROVE_MOBILE_MONEY` (a `MOBILE_MONEY` payment, `PENDING_VERIFICATION`): the payer approves
+         *       the prompt sent to the payment's `mobileNumber` on the phone. `url` is where the provider shows
+         *       that prompt as a page, when it has one (the sandbox's stand-in phone,
+         *       `/sandbox/mobile-money/{reference}`), else null; `expiresAt` is null when the provider sets no
+         *       deadline (the sandbox's prompt waits until answered).
+         *
+         *     More types may be added (the enum is extensible): treat an unknown `type` as "send the payer to
+         *     `url`" when there is one, else as waiting.
+         */
+        PaymentNextAction: {
+            /**
+             * @description What the payer must do (see above).
+             * @example REDIRECT_TO_CHECKOUT
+             * @enum {string}
+             */
+            type: "REDIRECT_TO_CHECKOUT" | "APPROVE_MOBILE_MONEY";
+            /**
+             * Format: uri
+             * @description The page where the payer acts; always set for `REDIRECT_TO_CHECKOUT`.
+             * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description When the action stops being possible (a checkout, 30 minutes after the payment was created); null when there is no deadline.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            expiresAt: string | null;
+        };
         /** @description The invoice a payment is for, as it stands after it. */
         TransactionInvoice: {
             /**
@@ -12795,6 +12941,8 @@ export interface components {
         /**
          * Transaction
          * @description A payment against an invoice. `status` follows the payment method (see `TransactionStatus`);
+         *     `nextAction` says what the payer must still do, while the payment waits for them (an `ONLINE`
+         *     checkout to complete, a `MOBILE_MONEY` prompt to approve), and is null otherwise;
          *     `checkoutUrl` is where an `ONLINE` payment is made (null for other methods and once settled).
          *     A payment staff approved or rejected (cash, cheque, bank transfer) names who did it
          *     (`reviewedBy`), when (`reviewedAt`) and their notes or the rejection's reason (`reviewNotes`);
@@ -12857,6 +13005,13 @@ export interface components {
              * @example http://localhost:3000/api/v1/sandbox/checkout/sbx_chk_7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
              */
             checkoutUrl: string | null;
+            /**
+             * @description What the payer must do for the payment to go on: complete the hosted checkout (`ONLINE`,
+             *     while `PENDING_PAYMENT` and before the checkout expires) or approve the wallet prompt
+             *     (`MOBILE_MONEY`, while `PENDING_VERIFICATION`). Null for every other payment, and as soon as
+             *     this one is no longer pending.
+             */
+            nextAction: components["schemas"]["PaymentNextAction"] | null;
             /** @example null */
             mobileNumber: string | null;
             invoice: components["schemas"]["TransactionInvoice"];
@@ -17240,7 +17395,7 @@ export interface components {
         ErrorCode: "ABOVE_SETTLEMENT_AUTHORITY" | "ABOVE_SUM_INSURED" | "ACCOUNT_DISABLED" | "ACCOUNT_NOT_FOUND" | "ALREADY_ASSIGNED" | "ALREADY_RENEWED" | "ALREADY_VERIFIED" | "AMBIGUOUS_REFERENCE" | "AMOUNT_EXCEEDS_BALANCE" | "BAD_REQUEST" | "BAD_URL" | "BILLED_TOGETHER" | "BRANCH_IN_USE" | "BRANCH_NAME_TAKEN" | "CART_EMPTY" | "CART_FULL" | "CLAIM_CLOSED" | "CLAIM_IN_PROGRESS" | "CLAIM_NOT_IN_REVIEW" | "CLAIM_NOT_IN_SETTLEMENT" | "CLAIM_SHAPE_MISMATCH" | "CLAIM_UNDECIDED" | "CLIENT_ALREADY_ACTIVE" | "CLIENT_ALREADY_INACTIVE" | "CLIENT_INACTIVE" | "CLOSURE_PENDING" | "CLOSURE_REVIEWED" | "CREDENTIALS_SET_BY_APPROVER" | "DB_NAME_TAKEN" | "DEPARTMENT_IN_USE" | "DEPARTMENT_NAME_TAKEN" | "DIRECT_DEBIT_ACTIVE" | "DIRECT_DEBIT_ENDED" | "EMAIL_TAKEN" | "EMPTY_FILE" | "FILE_TOO_LARGE" | "FIREBASE_NOT_CONFIGURED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "IDENTIFIER_TAKEN" | "INTERNAL_ERROR" | "INVALID_API_KEY" | "INVALID_CONTENT_LENGTH" | "INVALID_CREDENTIALS" | "INVALID_FIREBASE_TOKEN" | "INVALID_JSON" | "INVALID_OLD_PASSWORD" | "INVALID_OPERATOR_KEY" | "INVALID_PASSWORD" | "INVALID_REFRESH_TOKEN" | "INVALID_RESET_CODE" | "INVALID_SIGNATURE" | "INVALID_STATE_TRANSITION" | "INVALID_TOKEN" | "INVALID_VERIFICATION_CODE" | "INVOICE_AMOUNT_MISMATCH" | "INVOICE_CLOSED" | "INVOICE_SETTLED" | "INVOICE_UNPAID" | "LAST_EXECUTIVE_MANAGER" | "MALFORMED_MULTIPART" | "MISSING_API_KEY" | "MISSING_OPERATOR_KEY" | "MISSING_SIGNATURE" | "MISSING_TOKEN" | "MIXED_CURRENCIES" | "NOT_AN_INSURER" | "NOT_APPLICABLE" | "NOT_CLOSABLE" | "NOT_DEBITABLE" | "NOT_FOUND" | "NOT_PERMITTED" | "NOT_PRODUCT_OWNER" | "NOT_RENEWABLE" | "NO_ADJUSTED_AMOUNT" | "NO_CONTACT" | "NO_FILES" | "NUMBER_OUT_OF_RANGE" | "OLD_CONTACT_MISMATCH" | "OWN_ACCOUNT" | "OWN_PAYMENT" | "PASSWORD_ALREADY_SET" | "PAYLOAD_TOO_LARGE" | "PAYMENT_NOT_CONFIRMED" | "PHONE_NUMBER_TAKEN" | "POLICY_INVOICED" | "POLICY_LOCKED" | "POLICY_NOT_CLAIMABLE" | "POLICY_NO_TAKEN" | "POLICY_PAID" | "POLICY_RENEWED" | "PREMIUM_MISMATCH" | "PREMIUM_OUT_OF_LATITUDE" | "PRIMARY_ADDRESS_CONFLICT" | "PRODUCT_CODE_TAKEN" | "PRODUCT_DEACTIVATED" | "PRODUCT_IN_USE" | "PRODUCT_UNAVAILABLE" | "RATE_LIMITED" | "REACTIVATION_NOT_PERMITTED" | "REFRESH_TOKEN_REUSED" | "ROUTE_NOT_FOUND" | "SELF_ASSIGNMENT" | "SERVICE_UNAVAILABLE" | "SETTLEMENT_EXCEEDS_ADJUSTED" | "SETTLEMENT_LIMIT_ABOVE_DEFAULT" | "SETTLER_IS_REVIEWER" | "SIGNATURE_EXPIRED" | "STAFF_NO_TAKEN" | "START_DATE_AHEAD" | "START_DATE_PASSED" | "STATE_CHANGED" | "SUBDOMAIN_TAKEN" | "TOO_MANY_FILES" | "UNEXPECTED_FIELD" | "UNSUPPORTED_FILE_TYPE" | "UNSUPPORTED_MEDIA_TYPE" | "URI_TOO_LONG" | "VALIDATION_ERROR" | "WEBHOOK_URL_REFUSED" | "WRONG_TOKEN_KIND";
     };
     responses: {
-        /** @description The request is malformed or a field breaks a rule; `message` names the field. */
+        /** @description The request is malformed or fields break rules; `message` names the first field, `errors` lists every invalid one. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -18196,7 +18351,7 @@ export interface components {
          */
         DirectDebitId: string;
         /**
-         * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+         * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
          * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
          */
         InvoiceId: string;
@@ -22740,7 +22895,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The invoice's id. An invoice of a client outside the caller's reach answers 404, as an unknown one does.
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
                  * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
                  */
                 id: components["parameters"]["InvoiceId"];
@@ -26368,6 +26523,45 @@ export interface operations {
             };
         };
     };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment's id, as `POST /client/transactions` answered it. Not a UUID answers 400.
+                 * @example 7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+                 */
+                id: components["parameters"]["TransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The signed-in client has no payment with this id (another client's or another tenant's payment answers this too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     downloadReceipt: {
         parameters: {
             query?: never;
@@ -26475,6 +26669,45 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invoice's id. Another client's invoice (for staff: one of a client outside the caller's reach) answers 404, as an unknown one does.
+                 * @example 5b8e2f14-3c9a-4d7e-8f1b-2a3c4d5e6f70
+                 */
+                id: components["parameters"]["InvoiceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            400: components["responses"]["BadId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The signed-in client has no invoice with this id (another client's or another tenant's invoice answers this too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

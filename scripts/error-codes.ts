@@ -161,6 +161,14 @@ description: Every error code the API answers, its HTTP status, what it means an
 Every 4xx and 5xx answer has one shape, \`{statusCode, message, error, code}\`: \`statusCode\` repeats
 the HTTP status, \`message\` says what went wrong for a person (a validation error names the field),
 \`error\` is the status's name and \`code\` is the stable value to switch on, one of those below.
+A \`VALIDATION_ERROR\` also lists every invalid field in \`errors\` (the first 20), each
+\`{field, message, code}\`: \`field\` names it as \`message\` does (\`body.assets[0].seats\`,
+\`query.limit\`), \`message\` says what is wrong with it (\`must be >= 1\`), and \`code\` is the rule it
+breaks (the JSON Schema keyword, such as \`required\`, \`format\` or \`maximum\`, or \`invalid\` for a
+rule the server checks itself). \`message\` names the first of them, so a client that reads only
+\`message\` sees what it always did. A request holding more than 500 array items or 20 000 values
+in all is checked up to its first error only (the work an invalid request can cause stays
+bounded), and \`errors\` then holds that one.
 Each operation's page lists, under **Errors**, the codes it can answer and with which status; the
 contract carries the same list in each operation's \`x-error-codes\` (by status), and the SDK has
 the \`ErrorCode\` type. New codes may be added to the API at any time, so treat an unknown code by

@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { numberOutOfRange } from '../platform/db/errors.js';
-import { ApiError, errorBody, HtmlError, routeNotFound, validationMessage } from '../platform/errors.js';
+import { ApiError, errorBody, HtmlError, invalidRequest, routeNotFound, type AjvError } from '../platform/errors.js';
+import { everyError } from '../platform/validation.js';
 
-/** Answers `{statusCode, message, error, code}`: the one error shape of the API (with the error's headers). */
+/** Answers `{statusCode, message, error, code}` (and `errors`, each invalid field of a 400): the one error shape of the API (with the error's headers). */
 function sendError(reply: FastifyReply, error: ApiError) {
   reply.headers(error.headers);
-  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code));
+  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code, error.errors));
 }
 
 /** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */
@@ -65,7 +66,8 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
   const fastifyError = error as FastifyError;
   if (fastifyError.validation?.length) {
     const context = fastifyError.validationContext === 'querystring' ? 'query' : fastifyError.validationContext ?? 'request';
-    return sendError(reply, new ApiError(400, 'VALIDATION_ERROR', validationMessage(context, fastifyError.validation as any)));
+    const first = fastifyError.validation as AjvError[];
+    return sendError(reply, invalidRequest(context, first, everyError(first)));
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, fastifyClientError(fastifyError, request));

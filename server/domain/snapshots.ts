@@ -38,8 +38,8 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
     const row = await directDebitQuery(scope, clientId).where('direct_debits.id', '=', id).select(directDebitColumns).executeTakeFirstOrThrow();
     return (await toDirectDebits(scope, [row]))[0];
   },
-  async transaction(scope, id) {
-    return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()]))[0];
+  async transaction(scope, id, at) {
+    return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()], at))[0];
   },
   /** As staff's GET /staff/claims/{id} answers it: its documents included. */
   async claim(scope, id) {

@@ -30,9 +30,20 @@ export function checkErrorShape(status: number, body: unknown): string[] {
   if (typeof b.message !== 'string' || !b.message) problems.push('error body has no string message');
   if (typeof b.error !== 'string' || !b.error) problems.push('error body has no string error');
   if ('code' in b && typeof b.code !== 'string') problems.push('error body code is not a string');
-  const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k));
+  const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k) && !(k === 'errors' && b.code === 'VALIDATION_ERROR'));
   if (extra.length) problems.push(`error body has keys outside {statusCode, message, error, code}: ${extra.join(', ')}`);
+  if ('errors' in b && b.code === 'VALIDATION_ERROR') problems.push(...fieldErrorProblems(b.errors));
   return problems;
+}
+
+/** A VALIDATION_ERROR's `errors`: one to 20 `{field, message, code}`, each field once. */
+function fieldErrorProblems(errors: unknown): string[] {
+  if (!Array.isArray(errors) || errors.length < 1 || errors.length > 20) return [`error body errors is not a list of 1 to 20 items: ${JSON.stringify(errors)?.slice(0, 200)}`];
+  const bad = errors.filter((e) => !e || typeof e !== 'object' || Object.keys(e).sort().join() !== 'code,field,message'
+    || !['field', 'message', 'code'].every((k) => typeof e[k] === 'string' && e[k]));
+  if (bad.length) return [`error body errors has items that are not {field, message, code}: ${JSON.stringify(bad[0]).slice(0, 200)}`];
+  const fields = errors.map((e) => e.field);
+  return new Set(fields).size === fields.length ? [] : ['error body errors names a field twice'];
 }
 
 export function checkAnswer(validators: Validators, op: Operation, expect: Expectation, answer: Answer): string[] {

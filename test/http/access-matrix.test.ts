@@ -116,6 +116,10 @@ async function seedFor(entry: IdOperation): Promise<Seeded | undefined> {
     }
     case 'getExternalInvoice':
       return { params: { invoiceNoOrId: paid.invoiceId }, owned: [], named: [paid.invoiceId] };
+    case 'getInvoice':
+      return { params: { id: paid.invoiceId }, owned: [], named: [paid.invoiceId] };
+    case 'getTransaction':
+      return { params: { id: paid.transactionId }, owned: [], named: [paid.transactionId] };
     case 'downloadReceipt':
       return {
         params: { id: paid.transactionId }, owned: [], named: [],

@@ -82,7 +82,8 @@ describe('createDeliveryAddress: POST /client/delivery-addresses', () => {
     delete payload[field];
     const res = await create(token, payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, message: `body.${field} is required`, error: 'Bad Request', code: 'VALIDATION_ERROR' });
+    expect(res.json()).toEqual({ statusCode: 400, message: `body.${field} is required`, error: 'Bad Request', code: 'VALIDATION_ERROR',
+      errors: [{ field: `body.${field}`, message: 'is required', code: 'required' }] });
     expect(await rowsOf(account.id)).toHaveLength(0);
   });
 
@@ -116,7 +117,7 @@ describe('createDeliveryAddress: POST /client/delivery-addresses', () => {
     for (const [payload, message] of cases) {
       const res = await create(token, payload);
       expect({ payload, status: res.statusCode, body: res.json() })
-        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR' } });
+        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
     }
     expect(await rowsOf(account.id)).toHaveLength(0);
   });
@@ -212,7 +213,7 @@ describe('listDeliveryAddresses: GET /client/delivery-addresses', () => {
     const { token } = await signUp(h);
     const res = await list(token, query);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR' });
+    expect(res.json()).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 });
 
@@ -243,7 +244,7 @@ describe('getDeliveryAddress: GET /client/delivery-addresses/{id}', () => {
     for (const id of ['not-a-uuid', '123', '6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6']) {
       const res = await get(token, id);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ statusCode: 400, message: 'params.id must match format "uuid"', error: 'Bad Request', code: 'VALIDATION_ERROR' });
+      expect(res.json()).toEqual({ statusCode: 400, message: 'params.id must match format "uuid"', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
     }
   });
 });
@@ -275,7 +276,7 @@ describe('updateDeliveryAddress: PATCH /client/delivery-addresses/{id}', () => {
     for (const [payload, message] of cases) {
       const res = await patch(token, address.id, payload);
       expect({ payload, status: res.statusCode, body: res.json() })
-        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR' } });
+        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
     }
     expect((await get(token, address.id)).json().data).toEqual(address);
   });

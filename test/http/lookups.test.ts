@@ -148,6 +148,7 @@ describe('listInsurers: GET /insurers', () => {
     expect(broker.status).toBe(400);
     expect(broker.body).toEqual({
       statusCode: 400, message: 'query.type must be one of: INSURER, MICRO_INSURER', error: 'Bad Request', code: 'VALIDATION_ERROR',
+      errors: [{ field: 'query.type', message: 'must be one of: INSURER, MICRO_INSURER', code: 'enum' }],
     });
     const bogus = await get('/insurers?type=BOGUS');
     expect(bogus.status).toBe(400);
@@ -165,7 +166,7 @@ describe('listCountries: GET /countries', () => {
   it('requires include and names it', async () => {
     const { status, body } = await get('/countries');
     expect(status).toBe(400);
-    expect(body).toEqual({ statusCode: 400, message: 'query.include is required', error: 'Bad Request', code: 'VALIDATION_ERROR' });
+    expect(body).toEqual({ statusCode: 400, message: 'query.include is required', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 
   it('rejects an unknown include', async () => {
@@ -341,7 +342,7 @@ describe('listCompanies: GET /client/companies', () => {
   ])('rejects %s naming the field', async (query, message) => {
     const { status, body } = await get(`/client/companies?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR' });
+    expect(body).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 });
 

@@ -14,6 +14,8 @@ export type StaffInvoiceListQuery = NonNullable<operations['listStaffInvoices'][
 type InvoiceQuery = ReturnType<typeof tenantInvoices>;
 
 const tenantInvoices = (scope: TenantScope) => scope.selectFrom('invoices');
+/** The client's invoices: what its list filters and its read by id looks in. */
+const clientInvoices = (scope: TenantScope, clientId: string) => tenantInvoices(scope).where('invoices.client_id', '=', clientId);
 
 /** Invoices narrowed by the list's filters: the policy billed (by id or number), and for staff the client and the staff member credited. */
 function filterInvoices(invoices: InvoiceQuery, query: Partial<StaffInvoiceListQuery>): InvoiceQuery {
@@ -27,7 +29,7 @@ function filterInvoices(invoices: InvoiceQuery, query: Partial<StaffInvoiceListQ
 
 /** The client's invoices matching the list's filter (the policy billed, by id or number), unordered. */
 export function matchingInvoices(scope: TenantScope, clientId: string, query: InvoiceListQuery) {
-  return filterInvoices(tenantInvoices(scope).where('invoices.client_id', '=', clientId), { policy: query.policy });
+  return filterInvoices(clientInvoices(scope, clientId), { policy: query.policy });
 }
 
 /** Matching invoices, newest first, with figures derived from their payments: a page, every row, or an .xlsx export. */
@@ -61,10 +63,16 @@ export function listStaffInvoices(scope: TenantScope, actor: StaffActor, query: 
   return listInvoices(scope, matching, query, now);
 }
 
-/** One invoice of a client within a staff member's reach, as the list answers it, or 404 (out of reach as unknown). */
-export async function loadStaffInvoice(scope: TenantScope, actor: StaffActor, id: string): Promise<Invoice> {
-  const row = await tenantInvoices(scope).where(clientInReach('invoices.client_id', actor)).where('invoices.id', '=', id)
-    .select(invoiceColumns).executeTakeFirst();
+/** One invoice of those given, as the lists answer it, or 404. */
+async function loadInvoice(scope: TenantScope, invoices: InvoiceQuery, id: string): Promise<Invoice> {
+  const row = await invoices.where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirst();
   if (!row) throw notFound('Invoice');
   return (await toInvoices(scope, [row]))[0];
 }
+
+/** One of the client's invoices, as its list answers it, or 404 (another client's as unknown). */
+export const loadClientInvoice = (scope: TenantScope, clientId: string, id: string) => loadInvoice(scope, clientInvoices(scope, clientId), id);
+
+/** One invoice of a client within a staff member's reach, as the list answers it, or 404 (out of reach as unknown). */
+export const loadStaffInvoice = (scope: TenantScope, actor: StaffActor, id: string) =>
+  loadInvoice(scope, tenantInvoices(scope).where(clientInReach('invoices.client_id', actor)), id);

@@ -105,5 +105,5 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier' | 
     body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
     entity: { name: 'transaction', id: started.id },
   });
-  return loadTransaction(scope, started.id, clientId);
+  return loadTransaction(scope, started.id, clientId, now);
 }

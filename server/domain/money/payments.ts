@@ -17,6 +17,12 @@ import { notifyClient } from '../accounts/notify.js';
 /** An online checkout not finished in this time expires, and its amount is free again. */
 export const CHECKOUT_TTL_MS = 30 * 60 * 1000;
 
+/** When a checkout opened at `createdAt` expires: open until then, expired after. */
+export const checkoutExpiresAt = (createdAt: Date) => new Date(createdAt.getTime() + CHECKOUT_TTL_MS);
+
+/** Whether a checkout opened at `createdAt` has expired unfinished at `now`. */
+export const checkoutExpired = (createdAt: Date, now: Date) => now.getTime() > checkoutExpiresAt(createdAt).getTime();
+
 /** Locks an invoice row until the scope's transaction ends: every payment write on it goes one at a time. */
 export async function lockInvoice(scope: TransactionScope, invoiceId: string) {
   return scope.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirst();
@@ -79,7 +85,9 @@ export async function writePayment(services: Pick<Services, 'payments' | 'reacti
       .where('id', '=', row.id).execute();
   } else if (method === 'MOBILE_MONEY') {
     const prompt = await services.payments.requestMobileMoney({ ...start, mobileNumber: payment.details!.mobile_number! });
-    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference }).where('id', '=', row.id).execute();
+    // The prompt's page, when the provider has one (the sandbox's phone), is where the payer acts, as a checkout's is.
+    await scope.updateTable('transactions').set({ provider: services.payments.name, provider_reference: prompt.reference, checkout_url: prompt.promptUrl ?? null })
+      .where('id', '=', row.id).execute();
     promptUrl = prompt.promptUrl;
   }
   await emit(services, scope, payment.actor, { type: 'transaction.created', object: { type: 'transaction', id: row.id }, data: {} }, at);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import type { PaymentMethod, TransactionStatus } from '../../platform/db/schema.js';
-import { CHECKOUT_TTL_MS } from './payments.js';
+import { checkoutExpired } from './payments.js';
 import { isSandbox, type SandboxEvent } from '../../platform/payments/provider.js';
 import { findPaymentByReference } from './webhooks.js';
 import { API_PREFIX } from '../../platform/openapi.js';
@@ -53,7 +53,7 @@ export type PromptState = 'open' | 'approved' | 'failed';
 /** Where a checkout stands: open until settled or 30 minutes old (then it expires unfinished). */
 export function checkoutState(payment: SandboxPayment, now: Date): CheckoutState {
   switch (payment.status) {
-    case 'PENDING_PAYMENT': return now.getTime() - payment.createdAt.getTime() > CHECKOUT_TTL_MS ? 'expired' : 'open';
+    case 'PENDING_PAYMENT': return checkoutExpired(payment.createdAt, now) ? 'expired' : 'open';
     case 'APPROVED': return 'paid';
     case 'CANCELLED': return 'cancelled';
     default: return 'failed';

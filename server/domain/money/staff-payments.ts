@@ -17,10 +17,10 @@ export const paymentsInReach = (scope: TenantScope, actor: StaffActor) =>
   transactionQuery(scope).where(clientInReach('transactions.client_id', actor));
 
 /** One payment of a client within the caller's reach as the API answers it, or 404. */
-export async function loadStaffTransaction(scope: TenantScope, actor: StaffActor, id: string): Promise<Transaction> {
+export async function loadStaffTransaction(scope: TenantScope, actor: StaffActor, id: string, now: Date): Promise<Transaction> {
   const row = await paymentsInReach(scope, actor).select(transactionColumns).where('transactions.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Transaction');
-  return (await toTransactions(scope, [row]))[0];
+  return (await toTransactions(scope, [row], now))[0];
 }
 
 /** What a supervisor decides about a payment waiting for staff: it was received, or it was not (and why). */
@@ -59,5 +59,5 @@ export async function decidePayment(ctx: HandlerContext, actor: StaffActor, id: 
       assertTransition(TRANSACTION_STATES, what, current.status, decision.to, 'staff');
     }
   });
-  return loadStaffTransaction(ctx.scope, actor, id);
+  return loadStaffTransaction(ctx.scope, actor, id, now);
 }

@@ -8,7 +8,7 @@ import type { TenantScope } from '../../platform/tenancy.js';
 import { staffNamed } from '../staff/names.js';
 import { clientInReach } from '../staff/reach.js';
 import { billsPolicy } from './invoice-view.js';
-import { toTransactions, transactionColumns, transactionQuery, type Transaction } from './transaction-view.js';
+import { clientTransactions, toTransactions, transactionColumns, transactionQuery, type Transaction } from './transaction-view.js';
 
 export type TransactionListQuery = NonNullable<operations['listTransactions']['parameters']['query']>;
 export type StaffTransactionListQuery = NonNullable<operations['listStaffTransactions']['parameters']['query']>;
@@ -18,7 +18,7 @@ export type StaffTransactionListQuery = NonNullable<operations['listStaffTransac
  * `dateReceived`), unordered and without columns: a list adds its own, or more filters.
  */
 export function matchingTransactions(scope: TenantScope, clientId: string, query: TransactionListQuery) {
-  return filterTransactions(transactionQuery(scope).where('transactions.client_id', '=', clientId), query);
+  return filterTransactions(clientTransactions(scope, clientId), query);
 }
 
 /** Payments narrowed by the list's filters; for staff, by the staff member credited with the policy paid for too. */
@@ -46,7 +46,7 @@ function filterTransactions(payments: ReturnType<typeof transactionQuery>, query
 export function listTransactions(scope: TenantScope, matching: ReturnType<typeof matchingTransactions>, query: TransactionListQuery, now: Date) {
   return listOrExport({
     query, matching, columns: matching.select(transactionColumns), table: 'transactions', noun: 'transactions',
-    toItems: (rows) => toTransactions(scope, rows),
+    toItems: (rows) => toTransactions(scope, rows, now),
     sheet: { name: 'Transactions', filename: `transactions-${now.toISOString().slice(0, 10)}.xlsx`, columns: [
       { header: 'Transaction No', value: (t: Transaction) => t.transactionNo },
       { header: 'Invoice No', value: (t) => t.invoice.invoiceNo },

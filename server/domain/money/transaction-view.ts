@@ -3,8 +3,10 @@ import { notFound } from '../../platform/errors.js';
 import { invoiceFigures, paymentSums } from './figures.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { staffReferences } from '../staff/names.js';
+import { checkoutExpiresAt } from './payments.js';
 
 export type Transaction = components['schemas']['Transaction'];
+export type PaymentNextAction = components['schemas']['PaymentNextAction'];
 
 /** The company's payments with their invoices. Callers narrow them to a client, or to a staff member's reach, and add filters. */
 export function transactionQuery(scope: TenantScope) {
@@ -31,8 +33,27 @@ export const transactionColumns = [
 export const transactionRows = (scope: TenantScope, clientId: string) => clientTransactions(scope, clientId).select(transactionColumns);
 export type TransactionRow = Awaited<ReturnType<ReturnType<typeof transactionRows>['executeTakeFirstOrThrow']>>;
 
-/** Rows -> Transactions, each with its invoice's figures as they stand now and the staff member who reviewed it named. */
-export async function toTransactions(scope: TenantScope, rows: TransactionRow[]): Promise<Transaction[]> {
+/**
+ * What the payer must do, at `now`, for a payment to go on: an ONLINE payment's checkout to
+ * complete while it is open, a MOBILE_MONEY payment's prompt to approve while the provider waits
+ * for it; null for every other payment and once it is settled or its checkout expired.
+ */
+export function nextAction(payment: Pick<TransactionRow, 'payment_method' | 'status' | 'checkout_url' | 'created_at'>, now: Date): PaymentNextAction | null {
+  if (payment.payment_method === 'ONLINE' && payment.status === 'PENDING_PAYMENT' && payment.checkout_url !== null) {
+    const expiresAt = checkoutExpiresAt(new Date(payment.created_at));
+    return now.getTime() > expiresAt.getTime() ? null : { type: 'REDIRECT_TO_CHECKOUT', url: payment.checkout_url, expiresAt: expiresAt.toISOString() };
+  }
+  if (payment.payment_method === 'MOBILE_MONEY' && payment.status === 'PENDING_VERIFICATION') {
+    return { type: 'APPROVE_MOBILE_MONEY', url: payment.checkout_url, expiresAt: null };
+  }
+  return null;
+}
+
+/**
+ * Rows -> Transactions, each with its invoice's figures as they stand now, the staff member who
+ * reviewed it named, and what the payer must still do at `now` (`nextAction`).
+ */
+export async function toTransactions(scope: TenantScope, rows: TransactionRow[], now: Date): Promise<Transaction[]> {
   const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
   const named = await staffReferences(scope, rows.flatMap((r) => [r.reviewed_by_staff_id, r.created_by_staff_id]));
   return rows.map((row) => {
@@ -57,7 +78,8 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
         ? { chequeDate: row.cheque_date!, nameOnCheque: row.name_on_cheque!, chequeNo: row.cheque_no, chequeType: row.cheque_type! }
         : null,
       documents: row.document_ids,
-      checkoutUrl: row.checkout_url,
+      checkoutUrl: row.payment_method === 'ONLINE' ? row.checkout_url : null,
+      nextAction: nextAction(row, now),
       mobileNumber: row.mobile_number,
       invoice: {
         id: row.invoice_id, invoiceNo: row.invoice_no, currency: row.invoice_currency, amount: Number(row.invoice_amount),
@@ -76,9 +98,9 @@ export async function toTransactions(scope: TenantScope, rows: TransactionRow[])
   });
 }
 
-/** One of the client's payments as the API answers it, or 404. */
-export async function loadTransaction(scope: TenantScope, id: string, clientId: string): Promise<Transaction> {
+/** One of the client's payments as the API answers it (as the list does) at `now`, or 404: another client's is unknown. */
+export async function loadTransaction(scope: TenantScope, id: string, clientId: string, now: Date): Promise<Transaction> {
   const row = await transactionRows(scope, clientId).where('transactions.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Transaction');
-  return (await toTransactions(scope, [row]))[0];
+  return (await toTransactions(scope, [row], now))[0];
 }

@@ -68,7 +68,7 @@ export async function miniStatement(ctx: Pick<HandlerContext, 'clock' | 'scope'>
     asOf: ctx.clock.now().toISOString(),
     policies,
     outstandingInvoices,
-    recentTransactions: await toTransactions(ctx.scope, recent),
+    recentTransactions: await toTransactions(ctx.scope, recent, ctx.clock.now()),
     openClaims,
   };
 }

@@ -52,6 +52,10 @@ export interface TransactionsTable {
   document_ids: ColumnType<string[], string | undefined, string>;
   provider: string | null;
   provider_reference: string | null;
+  /**
+   * Where the payer acts while the payment waits for them: an ONLINE payment's hosted checkout, a
+   * MOBILE_MONEY payment's prompt page when the provider has one (the sandbox's); cleared once settled.
+   */
   checkout_url: string | null;
   mobile_number: string | null;
   direct_debit_id: string | null;
