@@ -3525,7 +3525,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAutoPolicy"];
         delete?: never;
@@ -3550,7 +3551,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createHomePolicy"];
         delete?: never;
@@ -3575,7 +3577,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBurglaryPolicy"];
         delete?: never;
@@ -3600,7 +3603,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createMarinePolicy"];
         delete?: never;
@@ -3625,7 +3629,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createLifePolicy"];
         delete?: never;
@@ -3650,7 +3655,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createFireAndAlliedPerilsPolicy"];
         delete?: never;
@@ -3675,7 +3681,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAssetsAllRisksPolicy"];
         delete?: never;
@@ -3700,7 +3707,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createErectionAllRisksPolicy"];
         delete?: never;
@@ -3725,7 +3733,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createContractorsAllRisksPolicy"];
         delete?: never;
@@ -3750,7 +3759,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createFidelityGuaranteePolicy"];
         delete?: never;
@@ -3775,7 +3785,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createElectronicEquipmentPolicy"];
         delete?: never;
@@ -3800,7 +3811,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createCashInSafePolicy"];
         delete?: never;
@@ -3825,7 +3837,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createCashInTransitPolicy"];
         delete?: never;
@@ -3850,7 +3863,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createHoldUpPolicy"];
         delete?: never;
@@ -3875,7 +3889,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createGeneralLiabilityPolicy"];
         delete?: never;
@@ -3900,7 +3915,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createDirectorsOfficersLiabilityPolicy"];
         delete?: never;
@@ -3925,7 +3941,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAdvancePaymentBondPolicy"];
         delete?: never;
@@ -3950,7 +3967,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createPlantAndMachineryPolicy"];
         delete?: never;
@@ -3975,7 +3993,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBoilerOrPressureVesselPolicy"];
         delete?: never;
@@ -4000,7 +4019,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBlanketBondPolicy"];
         delete?: never;
@@ -4025,7 +4045,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBankersIndemnityPolicy"];
         delete?: never;
@@ -4050,7 +4071,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createProfessionalIndemnityPolicy"];
         delete?: never;
@@ -4075,7 +4097,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createPublicLiabilityPolicy"];
         delete?: never;
@@ -17278,6 +17301,7 @@ export interface components {
          */
         PolicyCreated: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -17314,7 +17338,7 @@ export interface components {
         /**
          * @description The payment cannot be taken as asked: its amount is more than is left to pay on the invoice
          *     (`AMOUNT_EXCEEDS_BALANCE`; send what remains, or 0 to pay exactly that), or the `Idempotency-Key`
-         *     was already used with a different body (`IDEMPOTENCY_KEY_REUSED`; use a new key for a new request).
+         *     was already used with a different request (`IDEMPOTENCY_KEY_REUSED`; use a new key for a new request).
          */
         PaymentUnprocessable: {
             headers: {
@@ -17407,6 +17431,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The `Idempotency-Key` was already used, by the same caller on the same operation within 24 hours,
+         *     with a different request (another body or path) (`IDEMPOTENCY_KEY_REUSED`; the message names the
+         *     key). Use a new key for a new request.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field), or the change would demote the company's last active executive manager. */
         StaffUpdateConflict: {
             headers: {
@@ -17418,6 +17455,19 @@ export interface components {
         };
         /** @description The change would leave the company without an active executive manager. */
         LastExecutiveManager: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description A request with the same `Idempotency-Key` (same caller and operation) is still being processed and
+         *     did not finish within 10 seconds (`IDEMPOTENCY_IN_PROGRESS`). Retry later with the same key: the
+         *     first request's answer will be replayed.
+         */
+        IdempotencyInProgress: {
             headers: {
                 [name: string]: unknown;
             };
@@ -17717,6 +17767,20 @@ export interface components {
         /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
         StaffClientId: string;
         /**
+         * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+         *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+         *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+         *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+         *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+         *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+         *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+         *     request arriving while the first with its key is still running waits for it and replays its
+         *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+         *     keeps nothing: retry it with the same key.
+         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+         */
+        IdempotencyKey: string;
+        /**
          * @description Rows per page, from 1 to 500.
          * @example 50
          */
@@ -17829,15 +17893,6 @@ export interface components {
          * @example APPROVED
          */
         TransactionStatusQuery: components["schemas"]["TransactionStatus"];
-        /**
-         * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-         *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-         *     same key with a different body answers 422; a request arriving while the first with its key is
-         *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-         *     request (4xx or 5xx) keeps nothing: retry it with the same key.
-         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
-         */
-        IdempotencyKey: string;
         /**
          * @description The period's first day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC): money confirmed on or after it counts.
          * @example 2026-11-01
@@ -18204,6 +18259,13 @@ export interface components {
          * @example http://localhost:3001
          */
         AccessControlAllowOrigin: string;
+        /**
+         * @description `true` when this answer is a replay: the request carried an `Idempotency-Key` already answered
+         *     (same caller, operation, key and request within 24 hours), so nothing was done again and the first
+         *     answer's status and body are sent as they were. Absent on a request that did the work.
+         * @example true
+         */
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -18462,7 +18524,22 @@ export interface operations {
     createPolicyForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -18490,7 +18567,22 @@ export interface operations {
     checkoutCartForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -18506,6 +18598,7 @@ export interface operations {
             /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18683,7 +18776,22 @@ export interface operations {
     renewStaffPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The policy's id.
@@ -18702,6 +18810,7 @@ export interface operations {
             /** @description The renewal policy. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18863,7 +18972,22 @@ export interface operations {
     createStaffInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18876,6 +19000,7 @@ export interface operations {
             /** @description The invoice, raised by the caller; the policy is now `PROCESSING`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19021,11 +19146,16 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-                 *     same key with a different body answers 422; a request arriving while the first with its key is
-                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
                  * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -19042,6 +19172,7 @@ export interface operations {
             /** @description The payment, and its invoice as it now stands. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19434,7 +19565,22 @@ export interface operations {
     reviewClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The claim's id.
@@ -19453,6 +19599,7 @@ export interface operations {
             /** @description The review is recorded; the claim as it now is. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19535,7 +19682,22 @@ export interface operations {
     settleClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The claim's id.
@@ -19554,6 +19716,7 @@ export interface operations {
             /** @description The claim, settled and closed, with the settlement. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20133,7 +20296,22 @@ export interface operations {
     createBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20146,6 +20324,7 @@ export interface operations {
             /** @description The branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20158,6 +20337,7 @@ export interface operations {
             409: components["responses"]["OrganisationConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -20305,7 +20485,22 @@ export interface operations {
     createDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20318,6 +20513,7 @@ export interface operations {
             /** @description The department, with its branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20331,6 +20527,7 @@ export interface operations {
             409: components["responses"]["OrganisationConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -20500,7 +20697,22 @@ export interface operations {
     createStaffMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20513,6 +20725,7 @@ export interface operations {
             /** @description The staff member, with department and branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20526,6 +20739,7 @@ export interface operations {
             409: components["responses"]["StaffConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -20774,7 +20988,22 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20787,6 +21016,7 @@ export interface operations {
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20796,6 +21026,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["WebhookUrlRefused"];
@@ -21636,7 +21867,22 @@ export interface operations {
     createStaffProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21649,6 +21895,7 @@ export interface operations {
             /** @description The product. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21661,6 +21908,7 @@ export interface operations {
             409: components["responses"]["ProductConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -21798,7 +22046,22 @@ export interface operations {
     assignStaffProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The product's id.
@@ -21817,6 +22080,7 @@ export interface operations {
             /** @description The product, with the new assignment in `assignedTo`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21830,6 +22094,7 @@ export interface operations {
             409: components["responses"]["ProductConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -21942,7 +22207,22 @@ export interface operations {
     createStaffClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21955,6 +22235,7 @@ export interface operations {
             /** @description The account was opened. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21976,6 +22257,7 @@ export interface operations {
             409: components["responses"]["EmailOrPhoneTaken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22218,7 +22500,22 @@ export interface operations {
     uploadDocumentsForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22234,6 +22531,7 @@ export interface operations {
             /** @description Every file was stored as the client's document; one per file part, in the order they were sent. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22252,6 +22550,7 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["StaffClientNotFound"];
+            409: components["responses"]["IdempotencyInProgress"];
             /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
             413: {
                 headers: {
@@ -22270,6 +22569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22365,7 +22665,22 @@ export interface operations {
     createClaimForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22381,6 +22696,7 @@ export interface operations {
             /** @description The claim, `ACTIVE` in `REVIEW`, filed by the caller. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22418,13 +22734,29 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     requestPolicyClosureForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22440,6 +22772,7 @@ export interface operations {
             /** @description The request, `PENDING_REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22477,13 +22810,29 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     createDirectDebitForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22499,6 +22848,7 @@ export interface operations {
             /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22536,6 +22886,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -23732,7 +24083,22 @@ export interface operations {
     createDeliveryAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23745,6 +24111,7 @@ export interface operations {
             /** @description The address was added. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23765,6 +24132,7 @@ export interface operations {
             409: components["responses"]["DeliveryAddressConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -23879,7 +24247,22 @@ export interface operations {
     uploadDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23892,6 +24275,7 @@ export interface operations {
             /** @description Every file was stored; one document per file part, in the order they were sent. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23909,6 +24293,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInProgress"];
             /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
             413: {
                 headers: {
@@ -23927,6 +24312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -24198,7 +24584,22 @@ export interface operations {
     createPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24246,7 +24647,22 @@ export interface operations {
     createAutoPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24262,6 +24678,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24282,7 +24699,22 @@ export interface operations {
     createHomePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24298,6 +24730,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24318,7 +24751,22 @@ export interface operations {
     createBurglaryPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24334,6 +24782,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24354,7 +24803,22 @@ export interface operations {
     createMarinePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24370,6 +24834,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24390,7 +24855,22 @@ export interface operations {
     createLifePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24406,6 +24886,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24426,7 +24907,22 @@ export interface operations {
     createFireAndAlliedPerilsPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24442,6 +24938,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24462,7 +24959,22 @@ export interface operations {
     createAssetsAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24478,6 +24990,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24498,7 +25011,22 @@ export interface operations {
     createErectionAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24514,6 +25042,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24534,7 +25063,22 @@ export interface operations {
     createContractorsAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24550,6 +25094,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24570,7 +25115,22 @@ export interface operations {
     createFidelityGuaranteePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24586,6 +25146,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24606,7 +25167,22 @@ export interface operations {
     createElectronicEquipmentPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24622,6 +25198,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24642,7 +25219,22 @@ export interface operations {
     createCashInSafePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24658,6 +25250,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24678,7 +25271,22 @@ export interface operations {
     createCashInTransitPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24694,6 +25302,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24714,7 +25323,22 @@ export interface operations {
     createHoldUpPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24730,6 +25354,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24750,7 +25375,22 @@ export interface operations {
     createGeneralLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24766,6 +25406,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24786,7 +25427,22 @@ export interface operations {
     createDirectorsOfficersLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24803,6 +25459,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24823,7 +25480,22 @@ export interface operations {
     createAdvancePaymentBondPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24839,6 +25511,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24859,7 +25532,22 @@ export interface operations {
     createPlantAndMachineryPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24875,6 +25563,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24895,7 +25584,22 @@ export interface operations {
     createBoilerOrPressureVesselPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24911,6 +25615,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24931,7 +25636,22 @@ export interface operations {
     createBlanketBondPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24947,6 +25667,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24967,7 +25688,22 @@ export interface operations {
     createBankersIndemnityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24983,6 +25719,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25003,7 +25740,22 @@ export interface operations {
     createProfessionalIndemnityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25019,6 +25771,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25039,7 +25792,22 @@ export interface operations {
     createPublicLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25055,6 +25823,7 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25075,7 +25844,22 @@ export interface operations {
     requestPolicyClosure: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25088,6 +25872,7 @@ export interface operations {
             /** @description The request, `PENDING_REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25125,6 +25910,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -25426,7 +26212,22 @@ export interface operations {
     renewPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The policy's id.
@@ -25445,6 +26246,7 @@ export interface operations {
             /** @description The renewal policy. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25896,7 +26698,22 @@ export interface operations {
     createClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25909,6 +26726,7 @@ export interface operations {
             /** @description The claim, `ACTIVE` in `REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25946,6 +26764,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -26115,11 +26934,16 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-                 *     same key with a different body answers 422; a request arriving while the first with its key is
-                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
                  * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -26136,6 +26960,7 @@ export interface operations {
             /** @description The payment, and its invoice as it now stands. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26390,7 +27215,22 @@ export interface operations {
     addCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26403,6 +27243,7 @@ export interface operations {
             /** @description The item is in the cart; `checkout` says whether it would pass checkout now. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26432,6 +27273,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -26461,7 +27303,22 @@ export interface operations {
     checkoutCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26474,6 +27331,7 @@ export interface operations {
             /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26691,7 +27549,22 @@ export interface operations {
     createDirectDebit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26704,6 +27577,7 @@ export interface operations {
             /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26733,6 +27607,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
