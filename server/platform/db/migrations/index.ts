@@ -29,6 +29,7 @@ import { staffAdministration } from './20261207_027_staff_administration.js';
 import { internalControls } from './20261208_028_internal_controls.js';
 import { auditTrail } from './20261209_029_audit_trail.js';
 import { webhooks } from './20261210_030_webhooks.js';
+import { idempotencyByCaller } from './20261211_031_idempotency_by_caller.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '20261208_028_internal_controls': internalControls,
   '20261209_029_audit_trail': auditTrail,
   '20261210_030_webhooks': webhooks,
+  '20261211_031_idempotency_by_caller': idempotencyByCaller,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
