@@ -137,7 +137,8 @@ export const routes = fp(async (app) => {
               if (result?.kind === 'file' || result?.kind === 'redirect' || meta.successStatus === 204) {
                 throw new Error(`${meta.operationId} takes an Idempotency-Key but does not answer JSON`);
               }
-              return { status: meta.successStatus, body: String(reply.code(meta.successStatus).serialize(answerOf(result))) };
+              // The contract's serializer for the answer, as a plain reply would send it.
+              return { status: meta.successStatus, body: String(reply.serializeInput(answerOf(result), String(meta.successStatus), 'application/json')) };
             });
             if (answer.replayed) reply.header('idempotent-replayed', 'true');
             return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
