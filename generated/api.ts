@@ -2345,6 +2345,12 @@ export interface paths {
          *     ```
          *
          *     A client outside the caller's reach answers 404, as an unknown one does, and nothing is stored.
+         *
+         *     **Retrying:** send an `Idempotency-Key` so that a retry after a timeout stores the files once.
+         *     The body is a stream that is not kept, so for an upload the key alone (with the client in the
+         *     path) identifies the request: a request with a key already answered for that client replays
+         *     that answer (201, the same documents, header `Idempotent-Replayed: true`) whatever files it
+         *     carries, and nothing is stored again; the same key for another client answers 422.
          */
         post: operations["uploadDocumentsForClient"];
         delete?: never;
@@ -3353,6 +3359,11 @@ export interface paths {
          *     **Referencing documents:** other calls take a document by its `id` (a claim's or a
          *     transaction's documents, the account's profile image). `url` is where the bytes are downloaded,
          *     with the same `Api-Key` and the owner's bearer token; `sha256` lets the caller check them.
+         *
+         *     **Retrying:** send an `Idempotency-Key` so that a retry after a timeout stores the files once.
+         *     The body is a stream that is not kept, so for an upload the key alone identifies the request:
+         *     a request with a key already answered replays that answer (201, the same documents, header
+         *     `Idempotent-Replayed: true`) whatever files it carries, and nothing is stored again.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -17302,6 +17313,7 @@ export interface components {
         PolicyCreated: {
             headers: {
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -18599,6 +18611,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18811,6 +18824,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19001,6 +19015,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19173,6 +19188,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19600,6 +19616,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19717,6 +19734,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20325,6 +20343,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20514,6 +20533,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20726,6 +20746,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21017,6 +21038,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21896,6 +21918,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22081,6 +22104,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22236,6 +22260,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22532,6 +22557,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22697,6 +22723,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22773,6 +22800,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22849,6 +22877,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24112,6 +24141,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24276,6 +24306,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24679,6 +24710,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24731,6 +24763,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24783,6 +24816,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24835,6 +24869,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24887,6 +24922,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24939,6 +24975,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24991,6 +25028,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25043,6 +25081,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25095,6 +25134,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25147,6 +25187,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25199,6 +25240,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25251,6 +25293,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25303,6 +25346,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25355,6 +25399,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25407,6 +25452,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25460,6 +25506,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25512,6 +25559,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25564,6 +25612,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25616,6 +25665,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25668,6 +25718,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25720,6 +25771,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25772,6 +25824,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25824,6 +25877,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25873,6 +25927,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26247,6 +26302,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26727,6 +26783,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26961,6 +27018,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27244,6 +27302,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27332,6 +27391,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27578,6 +27638,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {

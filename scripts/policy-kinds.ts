@@ -155,6 +155,7 @@ function createPathFile(kind: CalledRow, create: KindCall): string {
 ${indent(wrap(created, 92), 8)}
       headers:
         Idempotent-Replayed: { $ref: ../../components/headers/IdempotentReplayed.yaml }
+        Access-Control-Allow-Origin: { $ref: ../../components/headers/AccessControlAllowOrigin.yaml }
       content:
         application/json:
           schema:
