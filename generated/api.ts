@@ -2384,6 +2384,12 @@ export interface paths {
          *     ```
          *
          *     A client outside the caller's reach answers 404, as an unknown one does, and nothing is stored.
+         *
+         *     **Retrying:** send an `Idempotency-Key` so that a retry after a timeout stores the files once.
+         *     The body is a stream that is not kept, so for an upload the key alone (with the client in the
+         *     path) identifies the request: a request with a key already answered for that client replays
+         *     that answer (201, the same documents, header `Idempotent-Replayed: true`) whatever files it
+         *     carries, and nothing is stored again; the same key for another client answers 422.
          */
         post: operations["uploadDocumentsForClient"];
         delete?: never;
@@ -3432,6 +3438,11 @@ export interface paths {
          *     **Referencing documents:** other calls take a document by its `id` (a claim's or a
          *     transaction's documents, the account's profile image). `url` is where the bytes are downloaded,
          *     with the same `Api-Key` and the owner's bearer token; `sha256` lets the caller check them.
+         *
+         *     **Retrying:** send an `Idempotency-Key` so that a retry after a timeout stores the files once.
+         *     The body is a stream that is not kept, so for an upload the key alone identifies the request:
+         *     a request with a key already answered replays that answer (201, the same documents, header
+         *     `Idempotent-Replayed: true`) whatever files it carries, and nothing is stored again.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -3604,7 +3615,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAutoPolicy"];
         delete?: never;
@@ -3629,7 +3641,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createHomePolicy"];
         delete?: never;
@@ -3654,7 +3667,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBurglaryPolicy"];
         delete?: never;
@@ -3679,7 +3693,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createMarinePolicy"];
         delete?: never;
@@ -3704,7 +3719,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createLifePolicy"];
         delete?: never;
@@ -3729,7 +3745,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createFireAndAlliedPerilsPolicy"];
         delete?: never;
@@ -3754,7 +3771,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAssetsAllRisksPolicy"];
         delete?: never;
@@ -3779,7 +3797,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createErectionAllRisksPolicy"];
         delete?: never;
@@ -3804,7 +3823,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createContractorsAllRisksPolicy"];
         delete?: never;
@@ -3829,7 +3849,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createFidelityGuaranteePolicy"];
         delete?: never;
@@ -3854,7 +3875,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createElectronicEquipmentPolicy"];
         delete?: never;
@@ -3879,7 +3901,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createCashInSafePolicy"];
         delete?: never;
@@ -3904,7 +3927,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createCashInTransitPolicy"];
         delete?: never;
@@ -3929,7 +3953,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createHoldUpPolicy"];
         delete?: never;
@@ -3954,7 +3979,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createGeneralLiabilityPolicy"];
         delete?: never;
@@ -3979,7 +4005,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createDirectorsOfficersLiabilityPolicy"];
         delete?: never;
@@ -4004,7 +4031,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createAdvancePaymentBondPolicy"];
         delete?: never;
@@ -4029,7 +4057,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createPlantAndMachineryPolicy"];
         delete?: never;
@@ -4054,7 +4083,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBoilerOrPressureVesselPolicy"];
         delete?: never;
@@ -4079,7 +4109,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBlanketBondPolicy"];
         delete?: never;
@@ -4104,7 +4135,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createBankersIndemnityPolicy"];
         delete?: never;
@@ -4129,7 +4161,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createProfessionalIndemnityPolicy"];
         delete?: never;
@@ -4154,7 +4187,8 @@ export interface paths {
          *     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
          *     policy from the product's rates (leave `premium` out, or send the price you showed: any other
          *     figure is refused with 422), numbers it (`POL-0012`) and, unless `generateInvoice` is false,
-         *     raises its invoice in the same transaction.
+         *     raises its invoice in the same transaction. Send an `Idempotency-Key` so that a retry after a
+         *     timeout never creates a second policy.
          */
         post: operations["createPublicLiabilityPolicy"];
         delete?: never;
@@ -17536,6 +17570,8 @@ export interface components {
          */
         PolicyCreated: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -17572,7 +17608,7 @@ export interface components {
         /**
          * @description The payment cannot be taken as asked: its amount is more than is left to pay on the invoice
          *     (`AMOUNT_EXCEEDS_BALANCE`; send what remains, or 0 to pay exactly that), or the `Idempotency-Key`
-         *     was already used with a different body (`IDEMPOTENCY_KEY_REUSED`; use a new key for a new request).
+         *     was already used with a different request (`IDEMPOTENCY_KEY_REUSED`; use a new key for a new request).
          */
         PaymentUnprocessable: {
             headers: {
@@ -17665,6 +17701,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The `Idempotency-Key` was already used, by the same caller on the same operation within 24 hours,
+         *     with a different request (another body or path) (`IDEMPOTENCY_KEY_REUSED`; the message names the
+         *     key). Use a new key for a new request.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The email, phone number or staff number already belongs to another staff member of the company (`message` names the field), or the change would demote the company's last active executive manager. */
         StaffUpdateConflict: {
             headers: {
@@ -17676,6 +17725,19 @@ export interface components {
         };
         /** @description The change would leave the company without an active executive manager. */
         LastExecutiveManager: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description A request with the same `Idempotency-Key` (same caller and operation) is still being processed and
+         *     did not finish within 10 seconds (`IDEMPOTENCY_IN_PROGRESS`). Retry later with the same key: the
+         *     first request's answer will be replayed.
+         */
+        IdempotencyInProgress: {
             headers: {
                 [name: string]: unknown;
             };
@@ -17975,6 +18037,20 @@ export interface components {
         /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
         StaffClientId: string;
         /**
+         * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+         *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+         *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+         *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+         *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+         *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+         *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+         *     request arriving while the first with its key is still running waits for it and replays its
+         *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+         *     keeps nothing: retry it with the same key.
+         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+         */
+        IdempotencyKey: string;
+        /**
          * @description Rows per page, from 1 to 500.
          * @example 50
          */
@@ -18087,15 +18163,6 @@ export interface components {
          * @example APPROVED
          */
         TransactionStatusQuery: components["schemas"]["TransactionStatus"];
-        /**
-         * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-         *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-         *     same key with a different body answers 422; a request arriving while the first with its key is
-         *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-         *     request (4xx or 5xx) keeps nothing: retry it with the same key.
-         * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
-         */
-        IdempotencyKey: string;
         /**
          * @description The period's first day (`YYYY-MM-DD` or `DD-MM-YYYY`, UTC): money confirmed on or after it counts.
          * @example 2026-11-01
@@ -18462,6 +18529,13 @@ export interface components {
          * @example http://localhost:3001
          */
         AccessControlAllowOrigin: string;
+        /**
+         * @description `true` when this answer is a replay: the request carried an `Idempotency-Key` already answered
+         *     (same caller, operation, key and request within 24 hours), so nothing was done again and the first
+         *     answer's status and body are sent as they were. Absent on a request that did the work.
+         * @example true
+         */
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -18758,7 +18832,22 @@ export interface operations {
     createPolicyForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -18786,7 +18875,22 @@ export interface operations {
     checkoutCartForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -18802,6 +18906,8 @@ export interface operations {
             /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18979,7 +19085,22 @@ export interface operations {
     renewStaffPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The policy's id.
@@ -18998,6 +19119,8 @@ export interface operations {
             /** @description The renewal policy. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19159,7 +19282,22 @@ export interface operations {
     createStaffInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19172,6 +19310,8 @@ export interface operations {
             /** @description The invoice, raised by the caller; the policy is now `PROCESSING`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19317,11 +19457,16 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-                 *     same key with a different body answers 422; a request arriving while the first with its key is
-                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
                  * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -19338,6 +19483,8 @@ export interface operations {
             /** @description The payment, and its invoice as it now stands. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19730,7 +19877,22 @@ export interface operations {
     reviewClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The claim's id.
@@ -19749,6 +19911,8 @@ export interface operations {
             /** @description The review is recorded; the claim as it now is. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19831,7 +19995,22 @@ export interface operations {
     settleClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The claim's id.
@@ -19850,6 +20029,8 @@ export interface operations {
             /** @description The claim, settled and closed, with the settlement. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20429,7 +20610,22 @@ export interface operations {
     createBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20442,6 +20638,8 @@ export interface operations {
             /** @description The branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20454,6 +20652,7 @@ export interface operations {
             409: components["responses"]["OrganisationConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -20601,7 +20800,22 @@ export interface operations {
     createDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20614,6 +20828,8 @@ export interface operations {
             /** @description The department, with its branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20627,6 +20843,7 @@ export interface operations {
             409: components["responses"]["OrganisationConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -20796,7 +21013,22 @@ export interface operations {
     createStaffMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20809,6 +21041,8 @@ export interface operations {
             /** @description The staff member, with department and branch. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20822,6 +21056,7 @@ export interface operations {
             409: components["responses"]["StaffConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -21070,7 +21305,22 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21083,6 +21333,8 @@ export interface operations {
             /** @description The endpoint, with its secret. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21092,6 +21344,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["WebhookUrlRefused"];
@@ -21932,7 +22185,22 @@ export interface operations {
     createStaffProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21945,6 +22213,8 @@ export interface operations {
             /** @description The product. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21957,6 +22227,7 @@ export interface operations {
             409: components["responses"]["ProductConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22094,7 +22365,22 @@ export interface operations {
     assignStaffProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The product's id.
@@ -22113,6 +22399,8 @@ export interface operations {
             /** @description The product, with the new assignment in `assignedTo`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22126,6 +22414,7 @@ export interface operations {
             409: components["responses"]["ProductConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22238,7 +22527,22 @@ export interface operations {
     createStaffClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22251,6 +22555,8 @@ export interface operations {
             /** @description The account was opened. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22272,6 +22578,7 @@ export interface operations {
             409: components["responses"]["EmailOrPhoneTaken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22514,7 +22821,22 @@ export interface operations {
     uploadDocumentsForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22530,6 +22852,8 @@ export interface operations {
             /** @description Every file was stored as the client's document; one per file part, in the order they were sent. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22548,6 +22872,7 @@ export interface operations {
             401: components["responses"]["StaffUnauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["StaffClientNotFound"];
+            409: components["responses"]["IdempotencyInProgress"];
             /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
             413: {
                 headers: {
@@ -22566,6 +22891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -22661,7 +22987,22 @@ export interface operations {
     createClaimForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22677,6 +23018,8 @@ export interface operations {
             /** @description The claim, `ACTIVE` in `REVIEW`, filed by the caller. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22714,13 +23057,29 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     requestPolicyClosureForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22736,6 +23095,8 @@ export interface operations {
             /** @description The request, `PENDING_REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22773,13 +23134,29 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
     createDirectDebitForClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The client's id. A client outside the caller's reach answers 404, as an unknown one does. */
                 id: components["parameters"]["StaffClientId"];
@@ -22795,6 +23172,8 @@ export interface operations {
             /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22832,6 +23211,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -24066,7 +24446,22 @@ export interface operations {
     createDeliveryAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24079,6 +24474,8 @@ export interface operations {
             /** @description The address was added. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24099,6 +24496,7 @@ export interface operations {
             409: components["responses"]["DeliveryAddressConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -24213,7 +24611,22 @@ export interface operations {
     uploadDocuments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24226,6 +24639,8 @@ export interface operations {
             /** @description Every file was stored; one document per file part, in the order they were sent. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24243,6 +24658,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInProgress"];
             /** @description A file is over the size limit (10 MiB by default), or more files than allowed (10 by default) were sent. Nothing was stored. */
             413: {
                 headers: {
@@ -24261,6 +24677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -24532,7 +24949,22 @@ export interface operations {
     createPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24580,7 +25012,22 @@ export interface operations {
     createAutoPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24596,6 +25043,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24616,7 +25065,22 @@ export interface operations {
     createHomePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24632,6 +25096,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24652,7 +25118,22 @@ export interface operations {
     createBurglaryPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24668,6 +25149,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24688,7 +25171,22 @@ export interface operations {
     createMarinePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24704,6 +25202,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24724,7 +25224,22 @@ export interface operations {
     createLifePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24740,6 +25255,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24760,7 +25277,22 @@ export interface operations {
     createFireAndAlliedPerilsPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24776,6 +25308,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24796,7 +25330,22 @@ export interface operations {
     createAssetsAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24812,6 +25361,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24832,7 +25383,22 @@ export interface operations {
     createErectionAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24848,6 +25414,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24868,7 +25436,22 @@ export interface operations {
     createContractorsAllRisksPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24884,6 +25467,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24904,7 +25489,22 @@ export interface operations {
     createFidelityGuaranteePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24920,6 +25520,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24940,7 +25542,22 @@ export interface operations {
     createElectronicEquipmentPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24956,6 +25573,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24976,7 +25595,22 @@ export interface operations {
     createCashInSafePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24992,6 +25626,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25012,7 +25648,22 @@ export interface operations {
     createCashInTransitPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25028,6 +25679,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25048,7 +25701,22 @@ export interface operations {
     createHoldUpPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25064,6 +25732,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25084,7 +25754,22 @@ export interface operations {
     createGeneralLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25100,6 +25785,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25120,7 +25807,22 @@ export interface operations {
     createDirectorsOfficersLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25137,6 +25839,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25157,7 +25861,22 @@ export interface operations {
     createAdvancePaymentBondPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25173,6 +25892,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25193,7 +25914,22 @@ export interface operations {
     createPlantAndMachineryPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25209,6 +25945,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25229,7 +25967,22 @@ export interface operations {
     createBoilerOrPressureVesselPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25245,6 +25998,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25265,7 +26020,22 @@ export interface operations {
     createBlanketBondPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25281,6 +26051,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25301,7 +26073,22 @@ export interface operations {
     createBankersIndemnityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25317,6 +26104,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25337,7 +26126,22 @@ export interface operations {
     createProfessionalIndemnityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25353,6 +26157,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25373,7 +26179,22 @@ export interface operations {
     createPublicLiabilityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25389,6 +26210,8 @@ export interface operations {
              */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25409,7 +26232,22 @@ export interface operations {
     requestPolicyClosure: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25422,6 +26260,8 @@ export interface operations {
             /** @description The request, `PENDING_REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25459,6 +26299,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -25760,7 +26601,22 @@ export interface operations {
     renewPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The policy's id.
@@ -25779,6 +26635,8 @@ export interface operations {
             /** @description The renewal policy. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26230,7 +27088,22 @@ export interface operations {
     createClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26243,6 +27116,8 @@ export interface operations {
             /** @description The claim, `ACTIVE` in `REVIEW`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26280,6 +27155,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -26449,11 +27325,16 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A key you choose (e.g. a UUID) that makes retrying this request safe. The first answer is kept
-                 *     for 24 hours and replayed, as it was, for a request with the same key and the same body; the
-                 *     same key with a different body answers 422; a request arriving while the first with its key is
-                 *     still running waits for it and replays its answer (409 if it runs past 10 seconds). A failed
-                 *     request (4xx or 5xx) keeps nothing: retry it with the same key.
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
                  * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -26470,6 +27351,8 @@ export interface operations {
             /** @description The payment, and its invoice as it now stands. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26802,7 +27685,22 @@ export interface operations {
     addCartItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26815,6 +27713,8 @@ export interface operations {
             /** @description The item is in the cart; `checkout` says whether it would pass checkout now. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26844,6 +27744,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -26873,7 +27774,22 @@ export interface operations {
     checkoutCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -26886,6 +27802,8 @@ export interface operations {
             /** @description The policies were created and the invoice raised; the items checked out are no longer in the cart. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27103,7 +28021,22 @@ export interface operations {
     createDirectDebit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key you choose (e.g. a UUID, one per request you mean to make once) that makes retrying this
+                 *     request safe; see [Retrying safely: Idempotency-Key](/docs/authentication#retrying-safely). Keys
+                 *     belong to the caller (the signed-in client or staff member) and the operation. The first answer
+                 *     to a key is kept for 24 hours and replayed, with its status and body as they were and the header
+                 *     `Idempotent-Replayed: true`, to a request with the same key and the same request (path and JSON
+                 *     body; for an upload, the key alone identifies the request: the files are not compared), and the
+                 *     work is done once. The same key with a different request answers 422 `IDEMPOTENCY_KEY_REUSED`; a
+                 *     request arriving while the first with its key is still running waits for it and replays its
+                 *     answer (409 `IDEMPOTENCY_IN_PROGRESS` if it runs past 10 seconds). A failed request (4xx or 5xx)
+                 *     keeps nothing: retry it with the same key.
+                 * @example 0b9e6c84-2a7d-4f1e-9c3b-5d8a7e6f4b21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -27116,6 +28049,8 @@ export interface operations {
             /** @description The mandate, `ACTIVE`, with its first due date in `nextDebitDate`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27145,6 +28080,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -40,7 +40,7 @@ export const ERROR_CATALOGUE = {
   FILE_TOO_LARGE: {"status":[413],"meaning":"A file is larger than the upload limit.","action":"Send a smaller file."},
   FIREBASE_NOT_CONFIGURED: {"status":[400],"meaning":"The company has no Firebase project, so Firebase sign-in is off.","action":"Sign in with a username and password."},
   IDEMPOTENCY_IN_PROGRESS: {"status":[409],"meaning":"A request with the same Idempotency-Key is still being processed.","action":"Retry later with the same key; the first request's answer will be replayed."},
-  IDEMPOTENCY_KEY_REUSED: {"status":[422],"meaning":"The Idempotency-Key was used with a different request body.","action":"Use a new key for a new request."},
+  IDEMPOTENCY_KEY_REUSED: {"status":[422],"meaning":"The Idempotency-Key was already used by the same caller on the same operation, within 24 hours, with a different request (another body or path); the message names the key.","action":"Use a new key for a new request."},
   IDENTIFIER_TAKEN: {"status":[409],"meaning":"Another company has this identifier.","action":"Choose another identifier."},
   INTERNAL_ERROR: {"status":[500],"meaning":"The server failed in a way it did not expect; the details are in its log, not in the answer.","action":"Retry later; if it persists, contact support with the time of the request."},
   INVALID_API_KEY: {"status":[401],"meaning":"The Api-Key is unknown or revoked.","action":"Use a current Api-Key of your company."},

@@ -18,7 +18,9 @@ export const ERRORS_PAGE = 'docs/docs/errors.md';
 export interface ErrorEntry { status: number[]; meaning: string; action: string }
 /** Status (as the responses key it: `'404'`) -> codes. */
 export type CodesByStatus = Record<string, string[]>;
-export const ROUTE_KINDS = ['every', 'requestBody', 'apiKey', 'bearerAuth', 'staffAuth', 'operatorKey', 'webhookSignature'] as const;
+export const ROUTE_KINDS = ['every', 'requestBody', 'idempotencyKey', 'apiKey', 'bearerAuth', 'staffAuth', 'operatorKey', 'webhookSignature'] as const;
+/** The shared `Idempotency-Key` header parameter, as the bundle refers to it: an operation that takes it is of the `idempotencyKey` kind. */
+export const IDEMPOTENCY_KEY_PARAMETER = '#/components/parameters/IdempotencyKey';
 export type RouteKind = (typeof ROUTE_KINDS)[number];
 export interface ErrorCatalogue { codes: Record<string, ErrorEntry>; platform: Record<RouteKind, CodesByStatus> }
 
@@ -28,6 +30,7 @@ interface BundleOperation {
   operationId: string;
   summary?: string;
   security?: Record<string, string[]>[];
+  parameters?: unknown[];
   requestBody?: unknown;
   responses: Record<string, unknown>;
   'x-error-codes'?: CodesByStatus;
@@ -54,10 +57,19 @@ export function operationsOf(bundle: Bundle): { method: string; path: string; op
     .map(([method, op]) => ({ method, path: route, op: op as BundleOperation })));
 }
 
-/** The platform's kinds an operation is of: every one, `requestBody` if it takes one, and its security schemes. */
-export function routeKindsOf(op: Pick<BundleOperation, 'security' | 'requestBody'>, rootSecurity: Record<string, string[]>[] = []): RouteKind[] {
+/** Whether an operation of the bundle takes the `Idempotency-Key` header (the shared parameter). */
+export function takesIdempotencyKey(op: Pick<BundleOperation, 'parameters'>): boolean {
+  return (op.parameters ?? []).some((parameter) => (parameter as { $ref?: string }).$ref === IDEMPOTENCY_KEY_PARAMETER);
+}
+
+/**
+ * The platform's kinds an operation is of: every one, `requestBody` if it takes one,
+ * `idempotencyKey` if it takes the `Idempotency-Key` header, and its security schemes.
+ */
+export function routeKindsOf(op: Pick<BundleOperation, 'security' | 'requestBody' | 'parameters'>, rootSecurity: Record<string, string[]>[] = []): RouteKind[] {
   const schemes = new Set((op.security ?? rootSecurity).flatMap((requirement) => Object.keys(requirement)));
-  return ROUTE_KINDS.filter((kind) => kind === 'every' || (kind === 'requestBody' ? op.requestBody !== undefined : schemes.has(kind)));
+  return ROUTE_KINDS.filter((kind) => kind === 'every' || (kind === 'requestBody' ? op.requestBody !== undefined
+    : kind === 'idempotencyKey' ? takesIdempotencyKey(op) : schemes.has(kind)));
 }
 
 /** Codes by status, merged and each list sorted, statuses in order. */
@@ -86,6 +98,11 @@ export function addErrorCodes(bundle: Bundle, catalogue: ErrorCatalogue): void {
     for (const [status, codes] of Object.entries(own)) {
       if (!(status in op.responses)) problems.push(`${op.operationId}: x-error-codes lists ${status}, which it does not declare`);
       for (const code of codes) known(code, status, op.operationId);
+    }
+    // A kind's codes are added for the statuses an operation declares; an idempotent one must declare them all.
+    if (takesIdempotencyKey(op)) {
+      const undeclared = Object.keys(catalogue.platform.idempotencyKey).filter((status) => !(status in op.responses));
+      if (undeclared.length) problems.push(`${op.operationId}: takes an Idempotency-Key but does not declare ${undeclared.join(', ')}`);
     }
     const declared = (list: CodesByStatus) => Object.fromEntries(Object.entries(list).filter(([status]) => status in op.responses));
     const merged = mergeCodes(own, ...routeKindsOf(op, bundle.security).map((kind) => declared(catalogue.platform[kind])));
@@ -127,7 +144,8 @@ export function errorsPage(catalogue: ErrorCatalogue, bundle: Bundle): string {
   }
   const codes = Object.keys(catalogue.codes).sort();
   const KIND_NAMES: Record<RouteKind, string> = {
-    every: 'Every operation', requestBody: 'Operations that take a request body', apiKey: 'Operations called with an Api-Key',
+    every: 'Every operation', requestBody: 'Operations that take a request body',
+    idempotencyKey: 'Operations that take an Idempotency-Key (see [Retrying safely](/docs/authentication#retrying-safely))', apiKey: 'Operations called with an Api-Key',
     bearerAuth: 'Operations of a signed-in client (bearerAuth)', staffAuth: 'Staff operations (staffAuth)',
     operatorKey: 'The platform operator\'s operations (operatorKey)', webhookSignature: 'Payment provider webhooks (webhookSignature)',
   };

@@ -127,7 +127,8 @@ function createPathFile(kind: CalledRow, create: KindCall): string {
     type, with a body typed for it, so SDKs get one typed method per kind. The server prices the
     policy from the product's rates (leave \`premium\` out, or send the price you showed: any other
     figure is refused with 422), numbers it (\`POL-0012\`) and, unless \`generateInvoice\` is false,
-    raises its invoice in the same transaction.
+    raises its invoice in the same transaction. Send an \`Idempotency-Key\` so that a retry after a
+    timeout never creates a second policy.
   x-doc-slug: ${create.docSlug}
   x-error-codes:
     '404': [NOT_FOUND]
@@ -136,6 +137,8 @@ function createPathFile(kind: CalledRow, create: KindCall): string {
   security:
     - apiKey: []
       bearerAuth: []
+  parameters:
+    - $ref: ../../components/parameters/IdempotencyKey.yaml
   requestBody:
     required: true
     content:
@@ -150,6 +153,9 @@ function createPathFile(kind: CalledRow, create: KindCall): string {
     '201':
       description: |
 ${indent(wrap(created, 92), 8)}
+      headers:
+        Idempotent-Replayed: { $ref: ../../components/headers/IdempotentReplayed.yaml }
+        Access-Control-Allow-Origin: { $ref: ../../components/headers/AccessControlAllowOrigin.yaml }
       content:
         application/json:
           schema:

@@ -10,8 +10,9 @@ handlers satisfies HandlerMap;
 import { auditedDatabase, type AuditContext } from '../platform/audit.js';
 import type { Actor, HandlerContext, Tenant } from '../platform/context.js';
 import type { FileResult, RedirectResult } from '../platform/files.js';
+import { idempotent, requestHash, type KeyOwner } from '../platform/idempotency.js';
 import { multipartParts } from '../platform/multipart.js';
-import { API_PREFIX, documentForRouting, operationIndex, type OperationMeta } from '../platform/openapi.js';
+import { API_PREFIX, documentForRouting, IDEMPOTENCY_KEY_HEADER, operationIndex, type OperationMeta } from '../platform/openapi.js';
 import { TenantScope } from '../platform/tenancy.js';
 import { checkBody, checkNoNul, discardUnreadBody, type RouteBodyConfig } from './body.js';
 import { securityHook, webhookSignatureCheck } from './security.js';
@@ -28,6 +29,13 @@ const sentQuery = new WeakMap<FastifyRequest, ReadonlySet<string>>();
 
 /** No tenant yet (an operation without security): a scope that matches no tenant's rows. */
 const NO_TENANT = '00000000-0000-0000-0000-000000000000';
+
+/** Whose Idempotency-Keys a caller's are: a signed-in client's or staff member's own; nobody else sends one. */
+function keyOwner(actor: Actor): KeyOwner | undefined {
+  if (actor.kind === 'client') return { kind: 'client', id: actor.clientId };
+  if (actor.kind === 'staff') return { kind: 'staff', id: actor.staffId };
+  return undefined;
+}
 
 function sendFile(reply: FastifyReply, file: FileResult) {
   reply.type(file.contentType);
@@ -108,7 +116,7 @@ export const routes = fp(async (app) => {
           scope: new TenantScope(db, caller.tenant?.id ?? NO_TENANT),
         };
         const parts = meta.multipart && request.isMultipart() ? multipartParts(request) : undefined;
-        const result = await handler(ctx, {
+        const run = (context: HandlerContext) => handler(context, {
           params: request.params,
           query: request.query,
           body: request.body,
@@ -116,12 +124,36 @@ export const routes = fp(async (app) => {
           headers: request.headers,
           ip: request.ip,
           sentQuery: sentQuery.get(request) ?? new Set(),
-        }).finally(() => { if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles); });
-        reply.code(meta.successStatus);
-        if (meta.successStatus === 204) return reply.send();
-        if (result?.kind === 'redirect') return reply.header('location', (result as RedirectResult).location).send();
-        if (result?.kind === 'file') return sendFile(reply, result as FileResult);
-        return meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result;
+        });
+        const answerOf = (result: any) => (meta.envelope ? { statusCode: meta.successStatus, success: true, ...result } : result);
+        try {
+          const key = meta.idempotencyKey ? request.headers[IDEMPOTENCY_KEY_HEADER] : undefined;
+          const owner = keyOwner(caller.actor);
+          if (typeof key === 'string' && owner) {
+            // Run once per key: the handler's every write (ctx.scope, and ctx.db for the platform's
+            // tables) joins one transaction with the stored answer, the exact text sent. An upload's
+            // files are a stream read by the work, so its path alone identifies it.
+            const fingerprint = requestHash({ params: request.params, query: request.query, body: parts ? null : request.body });
+            const answer = await idempotent(ctx.scope, services.clock, { key, operation: meta.operationId, owner, fingerprint }, async (scope) => {
+              const result = await run({ ...ctx, db: scope.db, scope });
+              if (result?.kind === 'file' || result?.kind === 'redirect' || meta.successStatus === 204) {
+                throw new Error(`${meta.operationId} takes an Idempotency-Key but does not answer JSON`);
+              }
+              // The contract's serializer for the answer, as a plain reply would send it.
+              return { status: meta.successStatus, body: String(reply.serializeInput(answerOf(result), String(meta.successStatus), 'application/json')) };
+            });
+            if (answer.replayed) reply.header('idempotent-replayed', 'true');
+            return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
+          }
+          const result = await run(ctx);
+          reply.code(meta.successStatus);
+          if (meta.successStatus === 204) return reply.send();
+          if (result?.kind === 'redirect') return reply.header('location', (result as RedirectResult).location).send();
+          if (result?.kind === 'file') return sendFile(reply, result as FileResult);
+          return answerOf(result);
+        } finally {
+          if (parts) discardUnreadBody(request, config.maxUploadBytes * config.maxUploadFiles);
+        }
       },
     };
   };

@@ -256,7 +256,7 @@ export const security = fp(async (app, { config }: { config: Config }) => {
     origin: (origin, callback) => callback(null, corsAllows(config.corsOrigins, origin)),
     methods: METHODS,
     allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key', 'Operator-Key'],
-    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition', 'X-Content-SHA256'],
+    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition', 'X-Content-SHA256', 'Idempotent-Replayed'],
     maxAge: 600,
   });
   app.addHook('onSend', async (_request, reply, payload) => {

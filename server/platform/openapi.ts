@@ -51,7 +51,15 @@ export interface OperationMeta {
   multipart: boolean;
   /** The contract says the operation needs a body. */
   bodyRequired: boolean;
+  /**
+   * The operation takes the `Idempotency-Key` header: a request that sends one is run once per key
+   * and caller, its answer replayed (server/platform/idempotency.ts, applied by the routes).
+   */
+  idempotencyKey: boolean;
 }
+
+/** The header that makes a request safe to retry, where the contract declares it (lower case, as Node gives headers). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -97,6 +105,8 @@ export function operationIndex(doc = publishedDocument()): Map<string, Operation
         bodyTypes: Object.keys(requestBody?.content ?? {}),
         multipart: Boolean(requestBody?.content?.['multipart/form-data']),
         bodyRequired: requestBody?.required === true,
+        idempotencyKey: [...(item.parameters ?? []), ...(op.parameters ?? [])].map((parameter: any) => resolveRef(doc, parameter))
+          .some((parameter: any) => parameter?.in === 'header' && String(parameter.name).toLowerCase() === IDEMPOTENCY_KEY_HEADER),
       });
     }
   }

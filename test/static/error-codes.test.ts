@@ -9,7 +9,7 @@ import { codesByStatus, DOMAIN_EVENTS, ErrorReach, unlistedCodes, type ErrorSite
  * Every error code the server can answer for an operation is in the contract for that operation
  * and status (its `x-error-codes`), read from the source (test/helpers/error-reach.ts): the codes
  * reachable from the operation's handler, plus the platform's for the operation's kinds (security
- * schemes, a request body), reachable from the app functions that raise them.
+ * schemes, a request body, an Idempotency-Key), reachable from the app functions that raise them.
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -20,6 +20,7 @@ const catalogue = readCatalogue(root);
 const PLATFORM_SOURCES: Record<RouteKind, { from: [string, string][]; except?: [string, string][] }> = {
   every: { from: [['server/app/errors.ts', 'frameworkError'], ['server/app/body.ts', 'checkNoNul']], except: [['server/app/errors.ts', 'fastifyClientError']] },
   requestBody: { from: [['server/app/errors.ts', 'fastifyClientError'], ['server/app/body.ts', 'checkBody'], ['server/app/body.ts', 'registerBodyParsers']] },
+  idempotencyKey: { from: [['server/platform/idempotency.ts', 'idempotent']] },
   apiKey: { from: [['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']] },
   bearerAuth: {
     from: [['server/app/security.ts', 'securityHook']],

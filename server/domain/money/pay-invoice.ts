@@ -2,7 +2,6 @@ import { Decimal } from 'decimal.js';
 import type { components } from '../../../generated/api.js';
 import type { HandlerContext, Services, StaffActor } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { idempotent } from '../../platform/idempotency.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { checkOwnDocuments } from '../documents/owned.js';
 import { clientInReach } from '../staff/reach.js';
@@ -15,25 +14,19 @@ import { notifyClient } from '../accounts/notify.js';
 
 export type TransactionCreate = components['schemas']['TransactionCreate'];
 
-/** What makes a request safe to retry: its Idempotency-Key, if any, kept per operation. */
-export interface Replay { key: string | undefined; operation: string }
-
 const CHEQUE_FIELDS = ['chequeDate', 'nameOnCheque', 'chequeNo', 'chequeType'] as const;
 
 /**
  * Pays one of the client's invoices, for the client or for whoever records it (`actor`). The
  * invoice row is locked for the whole write, so concurrent payments see each other: "the rest"
  * (amount 0 or none) is taken once, never twice. ONLINE payments get a hosted checkout,
- * MOBILE_MONEY a prompt; the rest wait for staff. Run once per Idempotency-Key.
+ * MOBILE_MONEY a prompt; the rest wait for staff. (A request with an Idempotency-Key runs once per
+ * key: the routes run the whole call, this transaction joined, through server/platform/idempotency.ts.)
  */
-export async function payInvoice(ctx: HandlerContext, clientId: string, body: TransactionCreate, actor: TransactionActor,
-  replay: Replay): Promise<Transaction> {
+export async function payInvoice(ctx: HandlerContext, clientId: string, body: TransactionCreate, actor: TransactionActor): Promise<Transaction> {
   const now = ctx.clock.now();
   checkPaymentFields(body, todayOf(now).date);
-  // Kept as the API answered it ({ data }), so a replay is the first answer.
-  const answer = await idempotent(ctx, { key: replay.key, operation: replay.operation, clientId, body },
-    async (scope) => ({ data: await recordPayment(ctx, scope, clientId, body, actor, now) }));
-  return answer.data;
+  return ctx.scope.transaction((scope) => recordPayment(ctx, scope, clientId, body, actor, now));
 }
 
 /**
@@ -41,11 +34,11 @@ export async function payInvoice(ctx: HandlerContext, clientId: string, body: Tr
  * a mobile money prompt, a checkout link), exactly as the client would pay it, recorded as theirs.
  * An invoice out of reach is 404, as an unknown one.
  */
-export async function payInvoiceForClient(ctx: HandlerContext, actor: StaffActor, body: TransactionCreate, replay: Replay): Promise<Transaction> {
+export async function payInvoiceForClient(ctx: HandlerContext, actor: StaffActor, body: TransactionCreate): Promise<Transaction> {
   const invoice = await ctx.scope.selectFrom('invoices').select('client_id')
     .where('id', '=', body.invoiceId).where(clientInReach('invoices.client_id', actor)).executeTakeFirst();
   if (!invoice) throw notFound('Invoice');
-  return payInvoice(ctx, invoice.client_id, body, { by: 'staff', id: actor.staffId }, replay);
+  return payInvoice(ctx, invoice.client_id, body, { by: 'staff', id: actor.staffId });
 }
 
 /** What the schema cannot say: cheque and wallet fields belong to their method only; money is not paid in the future. */

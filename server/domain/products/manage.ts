@@ -19,15 +19,20 @@ import { companyProducts, productSeenBy, toProducts, withProductColumns, type Pr
  *   to the caller's company answers 403 `NOT_PRODUCT_OWNER`, anyone else's 404.
  * - A product is assigned to any other company (not to its owner); staff of that company see it,
  *   and its clients too while it is ACTIVE and ONLINE.
- * Each change checks and writes in one transaction, the product row locked.
+ * Each change checks and writes in one transaction, the product row locked: the call's own
+ * (`ctx.scope.transaction`, which joins the one an Idempotency-Key runs the call in).
  */
 
 type ProductInput = components['schemas']['ProductInput'];
 type ProductUpdate = components['schemas']['ProductUpdate'];
-type Ctx = Pick<HandlerContext, 'db' | 'tenant' | 'clock'>;
+type Ctx = Pick<HandlerContext, 'db' | 'scope' | 'tenant' | 'clock'>;
 type Emitting = Ctx & Pick<HandlerContext, 'reactions' | 'eventSnapshots'>;
 
 const UNDERWRITERS = new Set(['INSURER', 'MICRO_INSURER']);
+
+/** Runs a change in the call's transaction (joining one already open), over the whole database: products are not a tenant's rows. */
+const inTransaction = <T>(ctx: Ctx, change: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+  ctx.scope.transaction((scope) => change(scope.db));
 
 /** The caller's company, if it underwrites; 403 `NOT_AN_INSURER` otherwise. */
 async function assertUnderwriter(ctx: Ctx, db: Kysely<Database>, doing: string) {
@@ -91,13 +96,13 @@ function commissionColumns(body: Partial<Record<typeof COMMISSION_FIELDS[number]
 
 /** A new product of the caller's company, which underwrites it; `createdBy` is the staff member (`product.created`). */
 export async function createProduct(ctx: Emitting, staffId: string, body: ProductInput): Promise<Product> {
-  await assertUnderwriter(ctx, ctx.db, 'creates');
+  await assertUnderwriter(ctx, ctx.scope.db, 'creates');
   if (body.insurerId !== undefined && body.insurerId !== ctx.tenant.id) {
     throw badRequest(`body.insurerId must be your own company's id (${ctx.tenant.id}): an insurer creates the products it underwrites`);
   }
   const commissions = commissionColumns(body);
   const now = ctx.clock.now();
-  return guarded(body.code, () => ctx.db.transaction().execute(async (trx) => {
+  return guarded(body.code, () => inTransaction(ctx, async (trx) => {
     await assertCodeFree(trx, ctx.tenant.id, body.code);
     const { id } = await trx.insertInto('products').values({
       owner_tenant_id: ctx.tenant.id, insurer_id: ctx.tenant.id, name: body.name, code: body.code,
@@ -114,9 +119,9 @@ export async function createProduct(ctx: Emitting, staffId: string, body: Produc
 
 /** Some of the owner's product's fields; a new category only while no policy is on the product. */
 export async function updateProduct(ctx: Ctx, id: string, body: ProductUpdate): Promise<Product> {
-  await assertUnderwriter(ctx, ctx.db, 'changes');
+  await assertUnderwriter(ctx, ctx.scope.db, 'changes');
   const commissions = commissionColumns(body);
-  return guarded(body.code, () => ctx.db.transaction().execute(async (trx) => {
+  return guarded(body.code, () => inTransaction(ctx, async (trx) => {
     const product = await ownedProduct(ctx, trx, id);
     if (body.code !== undefined) await assertCodeFree(trx, ctx.tenant.id, body.code, id);
     if (body.category !== undefined && body.category !== product.category) {
@@ -145,8 +150,8 @@ export async function updateProduct(ctx: Ctx, id: string, body: ProductUpdate): 
  * A product already in that status is answered unchanged (a retry changes nothing).
  */
 export async function setProductStatus(ctx: Ctx, staffId: string, id: string, status: 'ACTIVE' | 'DEACTIVATED'): Promise<Product> {
-  await assertUnderwriter(ctx, ctx.db, status === 'ACTIVE' ? 'activates' : 'deactivates');
-  return ctx.db.transaction().execute(async (trx) => {
+  await assertUnderwriter(ctx, ctx.scope.db, status === 'ACTIVE' ? 'activates' : 'deactivates');
+  return inTransaction(ctx, async (trx) => {
     const product = await ownedProduct(ctx, trx, id);
     if (product.status !== status) {
       const now = ctx.clock.now();
@@ -182,8 +187,8 @@ async function recordAssignment(
 
 /** Assigns the owner's product to another company, recording who and when (`product.assigned`, in both companies). */
 export async function assignProduct(ctx: Emitting, staffId: string, id: string, companyId: string): Promise<Product> {
-  await assertUnderwriter(ctx, ctx.db, 'assigns');
-  return ctx.db.transaction().execute(async (trx) => {
+  await assertUnderwriter(ctx, ctx.scope.db, 'assigns');
+  return inTransaction(ctx, async (trx) => {
     const product = await ownedProduct(ctx, trx, id);
     const company = await trx.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
     if (!company) throw notFound('Company');
@@ -200,8 +205,8 @@ export async function assignProduct(ctx: Emitting, staffId: string, id: string, 
 
 /** Withdraws the owner's product from a company it is assigned to (`product.unassigned`, in both companies); 404 if it is not. */
 export async function unassignProduct(ctx: Emitting, staffId: string, id: string, companyId: string): Promise<Product> {
-  await assertUnderwriter(ctx, ctx.db, 'withdraws');
-  return ctx.db.transaction().execute(async (trx) => {
+  await assertUnderwriter(ctx, ctx.scope.db, 'withdraws');
+  return inTransaction(ctx, async (trx) => {
     await ownedProduct(ctx, trx, id);
     const assigned = await trx.selectFrom('product_assignments').select('tenant_id').where('product_id', '=', id).where('tenant_id', '=', companyId)
       .forUpdate().executeTakeFirst();

@@ -30,6 +30,7 @@ import { internalControls } from './20261208_028_internal_controls.js';
 import { auditTrail } from './20261209_029_audit_trail.js';
 import { webhooks } from './20261210_030_webhooks.js';
 import { refreshTokens } from './20261211_031_refresh_tokens.js';
+import { idempotencyByCaller } from './20261212_032_idempotency_by_caller.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '20261209_029_audit_trail': auditTrail,
   '20261210_030_webhooks': webhooks,
   '20261211_031_refresh_tokens': refreshTokens,
+  '20261212_032_idempotency_by_caller': idempotencyByCaller,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };

@@ -138,14 +138,17 @@ export interface TenantSequencesTable {
   last_value: ColumnType<string, string | number, string | number>;
 }
 
+/** One Idempotency-Key of a caller (a client or a staff member) on an operation, with its first answer (server/platform/idempotency.ts). */
 export interface IdempotencyKeysTable {
   tenant_id: string;
-  client_id: string;
+  actor_kind: 'client' | 'staff';
+  actor_id: string;
   operation: string;
   key: string;
   request_hash: string;
   response_status: number | null;
-  response_body: Json<unknown> | null;
+  /** The first answer's body, the JSON text exactly as it was sent. */
+  response_body: string | null;
   created_at: CreatedAt;
   expires_at: Date;
 }
