@@ -1,5 +1,6 @@
 import type { Services } from '../platform/context.js';
 import { pruneEvents } from '../platform/event-retention.js';
+import { purgeEndedSessions } from '../platform/auth/refresh-tokens.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
 import { raiseDueDebits } from '../domain/money/due-debits.js';
 import { runPolicyLifecycle } from '../domain/policies/lifecycle-job.js';
@@ -23,6 +24,8 @@ export const FORGET_SENT_CODES_QUEUE = 'messages.forget-codes';
 export const PURGE_IDEMPOTENCY_KEYS_QUEUE = 'idempotency-keys.purge';
 /** Deletes business events past their 30 days (server/platform/event-retention.ts). */
 export const PRUNE_EVENTS_QUEUE = 'events.prune';
+/** Deletes refresh tokens of ended sessions and revocations of expired access tokens. */
+export const PURGE_ENDED_SESSIONS_QUEUE = 'sessions.purge';
 
 /** Every queue this server runs, and its handler. */
 export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'config' | 'messages' | 'reactions' | 'eventSnapshots'>): Record<string, JobHandler> {
@@ -50,6 +53,7 @@ export function jobHandlers(services: Pick<Services, 'db' | 'payments' | 'notifi
     async [PURGE_IDEMPOTENCY_KEYS_QUEUE](_job, now) { await purgeExpiredKeys(services.db, now); },
     async [FORGET_SENT_CODES_QUEUE](_job, now) { await forgetSentCodes(services.db, now); },
     async [PRUNE_EVENTS_QUEUE](_job, now) { await pruneEvents(services.db, now); },
+    async [PURGE_ENDED_SESSIONS_QUEUE](_job, now) { await purgeEndedSessions(services.db, now); },
   };
 }
 
@@ -59,6 +63,7 @@ export const RECURRING: readonly Recurring[] = [
   { queue: POLICY_LIFECYCLE_QUEUE, everyMs: 15 * 60_000 },
   { queue: PURGE_JOBS_QUEUE, everyMs: 24 * 3600_000 },
   { queue: PURGE_IDEMPOTENCY_KEYS_QUEUE, everyMs: 3600_000 },
+  { queue: PURGE_ENDED_SESSIONS_QUEUE, everyMs: 3600_000 },
   { queue: FORGET_SENT_CODES_QUEUE, everyMs: 3600_000 },
   { queue: PRUNE_EVENTS_QUEUE, everyMs: 24 * 3600_000 },
 ];

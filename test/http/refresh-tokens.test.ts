@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jobHandlers, PURGE_ENDED_SESSIONS_QUEUE, RECURRING } from '../../server/app/jobs.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signUp } from '../helpers/clients.js';
 import { SANDBOX_STAFF_PASSWORD, sandboxStaff, staffSession } from '../helpers/staff.js';
@@ -147,6 +148,24 @@ describe('refreshToken: POST /auth/token/refresh', () => {
     } finally {
       h.clock.advance(-(30 * 86_400_000 + 60_000));
     }
+  });
+
+  it('the hourly sweep deletes the rows of ended sessions and keeps those of live ones', async () => {
+    const ended = await clientSession();
+    h.clock.advance(29 * 86_400_000);
+    const live = await clientSession();
+    try {
+      h.clock.advance(86_400_000 + 60_000); // the first session is 30 days and a minute old, the second a day
+      // The job as the worker runs it.
+      await jobHandlers(h.app.services)[PURGE_ENDED_SESSIONS_QUEUE]({} as never, h.clock.now());
+      expect((await rowsOf(ended.id)).length).toBe(0);
+      expect((await rowsOf(live.id)).length).toBe(1);
+      expect((await refresh(ended.refreshToken)).json()).toEqual(INVALID_REFRESH_TOKEN);
+      expect((await refresh(live.refreshToken)).statusCode).toBe(200);
+    } finally {
+      h.clock.advance(-(30 * 86_400_000 + 60_000));
+    }
+    expect(RECURRING.map((r) => r.queue)).toContain(PURGE_ENDED_SESSIONS_QUEUE);
   });
 
   it('refuses a client refresh token on the staff route (401), and leaves it unspent', async () => {
