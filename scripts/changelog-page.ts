@@ -45,17 +45,32 @@ export function recordChanges(from: string, to: string, report: BreakingReport):
 
 /** Text of the page's MDX that must read as text: braces would open a JSX expression, `<` a tag. */
 const mdxText = (text: string) => text.replace(/[{}<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-const changeLine = (change: Change) => `- \`${change.where.replace(/`/g, "'")}\`: ${mdxText(change.message)}`;
+const place = (change: Change) => `\`${change.where.replace(/`/g, "'")}\``;
+
+/** Changes listed one by one however many: a path, an operation or an event type added or removed. */
+const LISTED = /^(path|method|webhook)\./;
+
+/** One line per change; the same change in many places (a schema every answer shares) once, with where. */
+function changeLines(changes: Change[]): string[] {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    const key = LISTED.test(change.code) ? `${change.code}|${change.where}` : `${change.code}|${change.message}`;
+    groups.set(key, [...(groups.get(key) ?? []), change]);
+  }
+  return [...groups.values()].map((group) => (group.length <= 3
+    ? group.map((change) => `- ${place(change)}: ${mdxText(change.message)}`).join('\n')
+    : `- ${mdxText(group[0].message)}: in ${group.length} places, e.g. ${group.slice(0, 3).map(place).join(', ')}`));
+}
 
 function changesSection(changes: Pick<RecordedChanges, 'breaking' | 'nonBreaking' | 'unclassified'>, against: string): string[] {
   const out: string[] = [];
   if (changes.breaking.length > 0) {
-    out.push(`**Breaking for clients built against ${against}** (${changes.breaking.length}):`, '', ...changes.breaking.map(changeLine), '');
+    out.push(`**Breaking for clients built against ${against}** (${changes.breaking.length}):`, '', ...changeLines(changes.breaking), '');
   }
   const others = [...changes.nonBreaking, ...changes.unclassified];
   if (others.length > 0) {
     out.push('<details>', `<summary>${others.length} compatible change${others.length === 1 ? '' : 's'} against ${against}, as the contract check lists them</summary>`, '',
-      ...others.map(changeLine), '', '</details>', '');
+      ...changeLines(others), '', '</details>', '');
   }
   if (out.length === 0) out.push(`The contract check finds no change against ${against}.`, '');
   return out;
