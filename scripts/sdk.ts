@@ -16,8 +16,9 @@
  * 5. typing checks: no `any` where the contract has a type, every envelope's `data` typed, each
  *    webhook's payload (the event envelope of its object) a model with `data.object` typed,
  *    nullable and required properties as the contract says;
- * 6. the package: package.json (`@coverline/sdk`, its version the contract's), a README, dist/
- *    built to CommonJS with declarations, packed by `npm pack` into generated/coverline-sdk-<version>.tgz
+ * 6. the package, in generated/sdk-package: package.json (`@coverline/sdk`, its version the
+ *    contract's), a README, dist/ built from generated/sdk to CommonJS with declarations, packed by
+ *    `npm pack` into generated/coverline-sdk-<version>.tgz
  *    (test/http/sdk-package.test.ts installs it into a scratch project and calls the API with it).
  *
  * Quiet when everything holds (SDK_VERBOSE=1 lists the fix-ups, the envelopes and the `any`s the
@@ -25,7 +26,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -502,9 +503,17 @@ The package's version follows the contract's (\`info.version\` ${apiVersion} is 
 `;
 }
 
-/** Writes package.json and README.md, builds dist/, packs; answers the tarball's path. */
+/**
+ * The package is made in a folder of its own beside the sources (generated/sdk-package): a
+ * package.json inside generated/sdk would make every tool read the sources as that package's
+ * (CommonJS) modules, this project's Jest among them. Writes package.json and README.md, builds
+ * dist/ from generated/sdk, packs; answers the tarball's path.
+ */
 function packageSdk(config: GeneratorConfig, doc: Obj): string {
-  const output = config.output;
+  const sources = config.output;
+  const output = path.join(path.dirname(sources), 'sdk-package');
+  rmSync(output, { recursive: true, force: true });
+  mkdirSync(output, { recursive: true });
   const version = packageVersion(doc);
   const apiVersion = String((doc.info as Obj).version);
   writeFileSync(path.join(output, 'package.json'), `${JSON.stringify({
@@ -520,12 +529,11 @@ function packageSdk(config: GeneratorConfig, doc: Obj): string {
     engines: { node: '>=18' },
   }, null, 2)}\n`);
   writeFileSync(path.join(output, 'README.md'), sdkReadme(version, apiVersion));
-  rmSync(path.join(output, 'dist'), { recursive: true, force: true });
   const program = ts.createProgram({
-    rootNames: [path.join(output, 'index.ts')],
+    rootNames: [path.join(sources, 'index.ts')],
     options: {
       strict: true, target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], declaration: true, outDir: path.join(output, 'dist'), rootDir: output, skipLibCheck: true,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], declaration: true, outDir: path.join(output, 'dist'), rootDir: sources, skipLibCheck: true,
     },
   });
   const emitted = program.emit();
