@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { listeningHarness, type Harness } from '../helpers/harness.js';
 import { signUp } from '../helpers/clients.js';
 
 /**
@@ -17,26 +16,12 @@ const haveChromium = existsSync(executablePath);
 if (!haveChromium && process.env.CI) throw new Error(`Chromium is required in CI at ${executablePath} (apt-get install chromium)`);
 const suite = haveChromium ? describe : describe.skip;
 
-/** A port free right now, so the API's public URL is known before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 suite(haveChromium ? 'the sandbox checkout in Chromium' : `the sandbox checkout in Chromium (SKIPPED: no Chromium at ${executablePath}; apt-get install chromium)`, () => {
   let h: Harness;
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    h = await createHarness({ publicBaseUrl: `http://127.0.0.1:${port}` });
-    await h.app.listen({ port, host: '127.0.0.1' });
+    ({ h } = await listeningHarness());
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
   }, 60_000);
   afterAll(async () => {

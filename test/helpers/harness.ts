@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -157,4 +158,25 @@ export async function createHarness(
       if (url && copy) await dropDatabaseCopy(url, copy.name);
     },
   };
+}
+
+/** A port free right now, so a server's address is known before it starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A harness listening on a real port whose public URL is its own address (the sandbox checkout's
+ * links point at it), for callers outside the process: a browser, a shell script. Answers the
+ * harness and its API base URL.
+ */
+export async function listeningHarness(overrides: Partial<Config> = {}): Promise<{ h: Harness; base: string }> {
+  const port = await freePort();
+  const h = await createHarness({ publicBaseUrl: `http://127.0.0.1:${port}`, ...overrides });
+  await h.app.listen({ port, host: '127.0.0.1' });
+  return { h, base: `http://127.0.0.1:${port}/api/v1` };
 }

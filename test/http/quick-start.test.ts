@@ -6,10 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_SANDBOX_API_KEY } from '../../server/platform/config.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { listeningHarness, type Harness } from '../helpers/harness.js';
 
 const PAGE = path.join(process.cwd(), 'docs/docs/quick-start.md');
 const PAGE_BASE = 'http://localhost:3000/api/v1';
@@ -71,27 +70,10 @@ function matches(expected: unknown, actual: unknown): boolean {
   return expected === actual;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 let h: Harness;
 let base: string;
 
-beforeAll(async () => {
-  const port = await freePort();
-  // The sandbox checkout's address is the API's public one: the server the page talks to.
-  h = await createHarness({ publicBaseUrl: `http://127.0.0.1:${port}` });
-  await h.app.listen({ port, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${port}/api/v1`;
-});
+beforeAll(async () => { ({ h, base } = await listeningHarness()); });
 afterAll(async () => { await h.close(); });
 
 describe('the Quick start page (docs/docs/quick-start.md), run as written against a fresh server', () => {

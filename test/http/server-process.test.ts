@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../helpers/harness.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -9,14 +9,6 @@ import path from 'node:path';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-start-'));
 const KEY = 'sk_sandbox_process_test_key_000000';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Started {
   child: ChildProcess;

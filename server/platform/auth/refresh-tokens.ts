@@ -21,21 +21,17 @@ const SWEEP_BATCH = 1000;
  * job, hourly. Answers how many rows went.
  */
 export async function purgeEndedSessions(db: Kysely<Database>, now: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const gone = await db.deleteFrom('refresh_tokens')
-      .where('id', 'in', db.selectFrom('refresh_tokens').select('id').where('expires_at', '<=', now).limit(SWEEP_BATCH))
-      .executeTakeFirst();
-    const count = Number(gone.numDeletedRows);
-    total += count;
-    if (count < SWEEP_BATCH) break;
-  }
-  for (;;) {
-    const gone = await db.deleteFrom('revoked_tokens')
-      .where('jti', 'in', db.selectFrom('revoked_tokens').select('jti').where('expires_at', '<=', now).limit(SWEEP_BATCH))
-      .executeTakeFirst();
-    const count = Number(gone.numDeletedRows);
-    total += count;
-    if (count < SWEEP_BATCH) return total;
-  }
+  const sweep = async (deleteBatch: () => Promise<{ numDeletedRows: bigint }>) => {
+    let total = 0;
+    for (;;) {
+      const count = Number((await deleteBatch()).numDeletedRows);
+      total += count;
+      if (count < SWEEP_BATCH) return total;
+    }
+  };
+  const sessions = await sweep(() => db.deleteFrom('refresh_tokens')
+    .where('id', 'in', db.selectFrom('refresh_tokens').select('id').where('expires_at', '<=', now).limit(SWEEP_BATCH)).executeTakeFirst());
+  const revocations = await sweep(() => db.deleteFrom('revoked_tokens')
+    .where('jti', 'in', db.selectFrom('revoked_tokens').select('jti').where('expires_at', '<=', now).limit(SWEEP_BATCH)).executeTakeFirst());
+  return sessions + revocations;
 }
