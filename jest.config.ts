@@ -29,6 +29,10 @@ const config: Config = {
   // Generous: a suite builds its own app in beforeAll, slow on a busy 2-core machine.
   testTimeout: 60_000,
   maxWorkers: 2,
+  // A worker that ran many API files holds what their ES modules left (the VM module registry is not
+  // freed between files): past this heap it is replaced before its next file. Without it one worker
+  // reached Node's 4 GB heap limit 26 minutes into a CI run and the file it held failed to run.
+  workerIdleMemoryLimit: '1500MB',
 };
 
 export default config;

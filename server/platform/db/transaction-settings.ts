@@ -2,11 +2,12 @@ import {
   CompiledQuery, Kysely, type DatabaseConnection, type Dialect, type Driver, type QueryCompiler, type QueryResult, type TransactionSettings,
 } from 'kysely';
 import type { Database } from './schema.js';
+import { observedDriver, type StatementObserver } from './statement-observers.js';
 
 type Db = Kysely<Database>;
 
-/** How a database was opened: its dialect and the one driver (pool or PGlite session) every view of it shares. */
-interface Opened { dialect: Dialect; driver: Driver }
+/** How a database was opened: its dialect, the one driver (pool or PGlite session) every view of it shares, who watches its statements. */
+interface Opened { dialect: Dialect; driver: Driver; observers: Set<StatementObserver> }
 const opened = new WeakMap<Db, Opened>();
 
 /**
@@ -14,7 +15,8 @@ const opened = new WeakMap<Db, Opened>();
  * (the same pool, the same PGlite session), rather than each opening its own.
  */
 export function openShared(dialect: Dialect): Db {
-  const driver = dialect.createDriver();
+  const observers = new Set<StatementObserver>();
+  const driver = observedDriver(dialect.createDriver(), observers);
   const db = new Kysely<Database>({
     dialect: {
       createAdapter: () => dialect.createAdapter(),
@@ -23,8 +25,19 @@ export function openShared(dialect: Dialect): Db {
       createQueryCompiler: () => dialect.createQueryCompiler(),
     },
   });
-  opened.set(db, { dialect, driver });
+  opened.set(db, { dialect, driver, observers });
   return db;
+}
+
+/**
+ * Tells `observer` every statement sent through `db` or any view of it (metrics count them, traces
+ * make spans of them) until the returned function is called.
+ */
+export function observeStatements(db: Db, observer: StatementObserver): () => void {
+  const base = opened.get(db);
+  if (!base) throw new Error('observeStatements needs a database opened by openShared');
+  base.observers.add(observer);
+  return () => { base.observers.delete(observer); };
 }
 
 const WRITE = /^\s*(insert|update|delete|merge|with)\b/i;
