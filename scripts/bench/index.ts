@@ -15,6 +15,7 @@
  * and whether it is met.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { loadConfig } from '../../server/platform/config.js';
 import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
 import { autoPolicyBody } from './dataset.js';
 import { eventsCase, eventsCaseName } from './events.js';
+import { BENCH_METRICS_TOKEN, otlpReceiver, scrapeNames, startVariant, stopVariant, type ObservedVariant } from './observability.js';
 import type { Fixtures, ServerMessage, ServerOptions } from './servers.js';
 import { judge, judgeEvents, type CaseReport, type Target } from './targets.js';
 
@@ -107,9 +109,10 @@ if (adminUrl) {
 // ---------------------------------------------------------------- the servers
 
 let server: ChildProcess | undefined;
+const jwtSecret = randomBytes(32).toString('hex');
 /** Starts servers.ts in a role and waits for its answer (progress lines are printed as they come). */
 function serverProcess<K extends 'loaded' | 'ready'>(role: ServerOptions['role'], want: K): Promise<Extract<ServerMessage, { kind: K }>> {
-  const options: ServerOptions = { role, databaseUrl: benchUrl, dataDir: workDir, dataset, poolSize };
+  const options: ServerOptions = { role, databaseUrl: benchUrl, dataDir: workDir, dataset, poolSize, jwtSecret };
   // --profile: the serving process writes a V8 CPU profile (open it in Chrome DevTools) when it stops.
   const profile = role === 'serve' && values.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values.profile)] : [];
   const child = fork(path.join(here, 'servers.ts'), [JSON.stringify(options)], { execArgv: ['--import', 'tsx', ...profile], stdio: 'inherit' });
@@ -292,6 +295,7 @@ try {
     reports.push(report);
     console.log(line(report));
   }
+  if (chosen('observability')) reports.push(...await observabilityCases());
 } catch (error) {
   console.error(`bench: ${(error as Error).stack ?? error}`);
   await cleanUp();
@@ -300,10 +304,58 @@ try {
 
 function line(r: CaseReport) {
   const verdict = r.flagged ? `FLAGGED: ${r.flagged}` : r.met === null ? r.reason : `${r.met ? 'met' : 'NOT MET'}: ${r.reason}`;
-  if (r.kind === 'export' || r.kind === 'events') return `${r.name.padEnd(42)} ${verdict}`;
+  if (r.kind !== 'http') return `${r.name.padEnd(42)} ${verdict}`;
   return `${r.name.padEnd(42)} ${r.api.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.api.p50Ms.toFixed(0).padStart(4)} ms  `
     + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | baseline ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
     + ` | ${r.ratio.toFixed(2)}x${r.statementsPerRequest === null ? '' : `, ${r.statementsPerRequest.toFixed(1)} statements/request`} | ${verdict}`;
+}
+
+// ---------------------------------------------------------------- observing the API
+
+/**
+ * What metrics and tracing cost: `get product` against an API process with each on, alternated with
+ * the one with both off (the case's "baseline" here), in the same rounds (observability.ts).
+ */
+async function observabilityCases(): Promise<CaseReport[]> {
+  const names = ['get product, metrics on (vs off)', 'get product, tracing on (vs off)'];
+  const targets: Target[] = [{ kind: 'throughput', min: 0.95 }, { kind: 'none', why: 'the issue asks for the ratio; traces are for when they are needed' }];
+  if (!benchUrl) {
+    return names.map((name, i) => ({ kind: 'notRun' as const, name, target: targets[i], met: null, flagged: null,
+      reason: 'not run: three API processes need one PostgreSQL database (DATABASE_URL)' }));
+  }
+  const receiver = await otlpReceiver();
+  const options: ServerOptions = { role: 'serve', databaseUrl: benchUrl, dataDir: workDir, dataset, poolSize, jwtSecret };
+  const variants: ObservedVariant[] = [];
+  try {
+    variants.push(await startVariant('metrics', options, { METRICS_TOKEN: BENCH_METRICS_TOKEN }));
+    variants.push(await startVariant('tracing', options, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '1000' }));
+    const productCase = cases.find((c) => c.name === 'get product')!;
+    const off: DriveResult[] = [];
+    const on: DriveResult[][] = variants.map(() => []);
+    const problems: (string | null)[] = variants.map(() => null);
+    for (let r = 0; r < rounds; r += 1) {
+      off.push(await drive({ ...productCase.drive, base: ready.api, connections, durationSeconds }));
+      for (const [i, variant] of variants.entries()) {
+        const running = drive({ ...productCase.drive, base: variant.api, connections, durationSeconds });
+        // Prometheus scrapes while the API is busy.
+        if (variant.name === 'metrics') {
+          await new Promise((resolve) => setTimeout(resolve, durationSeconds * 500));
+          problems[i] ??= await scrapeNames(variant.api, 'getProduct');
+        }
+        on[i].push(await running);
+      }
+    }
+    // The last batch of spans leaves within the processor's delay.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    if (receiver.received().posts === 0) problems[1] = 'no span reached the OTLP receiver: tracing was not on';
+    return variants.map((variant, i) => {
+      const report = judge(names[i], targets[i], summary(on[i]), summary(off), null, smoke);
+      return problems[i] && !report.flagged ? { ...report, flagged: problems[i] } : report;
+    });
+  } finally {
+    await Promise.all(variants.map(stopVariant));
+    await receiver.close();
+  }
 }
 
 // ---------------------------------------------------------------- the export

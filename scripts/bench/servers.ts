@@ -10,7 +10,6 @@
  * loader used (its RSS is the export case's measure); `serve` sends { ready, api, baseline,
  * fixtures } to its parent, then waits to be told to stop.
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
@@ -35,6 +34,8 @@ export interface ServerOptions {
   dataDir: string;
   dataset: DatasetOptions;
   poolSize: number;
+  /** The API's JWT secret: the same for every serving process of a run, so the bench client's token works on each. */
+  jwtSecret: string;
 }
 
 export interface Fixtures {
@@ -67,7 +68,7 @@ const send = (message: ServerMessage) => process.send!(message);
 const options = JSON.parse(process.argv[2]) as ServerOptions;
 
 const config = {
-  ...loadConfig({ ...process.env, DATA_DIR: options.dataDir, JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent',
+  ...loadConfig({ ...process.env, DATA_DIR: options.dataDir, JWT_SECRET: options.jwtSecret, LOG_LEVEL: 'silent',
     JOB_POLL_INTERVAL_MS: '0' }),
   port: 0,
   host: '127.0.0.1',

@@ -58,7 +58,9 @@ export type CaseReport =
       /** EXPLAIN (ANALYZE, BUFFERS) of each SELECT one request sends, for the cases that ask (list cases, PostgreSQL). */
       plans?: string[] } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict)
-  | ({ kind: 'events'; name: string; events: EventFigures | null } & Verdict);
+  | ({ kind: 'events'; name: string; events: EventFigures | null } & Verdict)
+  /** A case this run could not make (its reason says why: the embedded database, say). */
+  | ({ kind: 'notRun'; name: string } & Verdict);
 
 /**
  * The event delivery case's verdict: no target (the issue asks for the figures), flagged when an
