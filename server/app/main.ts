@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { configWarnings, loadConfig } from '../platform/config.js';
+import { configWarnings, DEFAULT_SANDBOX_API_KEY, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
@@ -37,7 +37,7 @@ await app.listen({ port: config.port, host: config.host });
 for (const warning of configWarnings(config)) app.log.warn(warning);
 worker?.start();
 const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/api/v1`;
-const usingDefaultKey = !process.env.SANDBOX_API_KEY;
+const usingDefaultKey = config.sandboxApiKey === DEFAULT_SANDBOX_API_KEY;
 console.log(`
 Coverline API listening on ${base}
 Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}
