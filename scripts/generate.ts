@@ -8,7 +8,8 @@
  * envelope schema per object type, from the table spec/events.yaml (see scripts/event-webhooks.ts).
  * Run after every spec change; CI runs it and fails if generated/, spec/paths/generated/ or the
  * generated webhooks then differ from what is committed. Last, the docs' Changelog page from spec/releases/
- * and the changes since the last release (scripts/changelog-page.ts).
+ * and the changes since the last release (scripts/changelog-page.ts), and the table of configuration
+ * variables from server/platform/config-variables.ts (scripts/config-page.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { writeChangelogPage } from './changelog-page.js';
+import { writeConfigPage } from './config-page.js';
 import { writeEventWebhooks } from './event-webhooks.js';
 import { addErrorCodes, ERRORS_MODULE, ERRORS_PAGE, errorsModule, errorsPage, readCatalogue } from './error-codes.js';
 import { writePermissionsPage } from './permissions-page.js';
@@ -58,4 +60,5 @@ writeFileSync(path.join(root, ERRORS_PAGE), errorsPage(errorCatalogue, bundle));
 const permissionsPage = writePermissionsPage(root, bundle);
 const statesPage = writeStatesPage(root);
 const changelogPage = await writeChangelogPage(root, bundle);
-console.log(`generated ${kindPaths.length} path files in ${GENERATED_DIR}/, ${typedOperations}, ${webhookFiles.length} webhook and event envelope files, ${path.relative(root, bundlePath)}, ${path.relative(root, typesPath)}, ${ERRORS_MODULE}, ${ERRORS_PAGE}, ${permissionsPage}, ${statesPage} and ${changelogPage}`);
+const configPage = writeConfigPage(root);
+console.log(`generated ${kindPaths.length} path files in ${GENERATED_DIR}/, ${typedOperations}, ${webhookFiles.length} webhook and event envelope files, ${path.relative(root, bundlePath)}, ${path.relative(root, typesPath)}, ${ERRORS_MODULE}, ${ERRORS_PAGE}, ${permissionsPage}, ${statesPage}, ${changelogPage} and ${configPage}`);

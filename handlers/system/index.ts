@@ -1,4 +1,5 @@
 import { getHealth } from './getHealth.js';
 import { getOpenApiDocument } from './getOpenApiDocument.js';
+import { getReadiness } from './getReadiness.js';
 
-export const systemHandlers = { getHealth, getOpenApiDocument };
+export const systemHandlers = { getHealth, getReadiness, getOpenApiDocument };

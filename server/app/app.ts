@@ -7,6 +7,7 @@ import { errorHandling, frameworkError, MAX_PARAM_LENGTH } from './errors.js';
 import { routes } from './routes.js';
 import { security } from './security.js';
 import { services, type ServiceOptions } from './services.js';
+import { shutdownGate } from './shutdown.js';
 
 export interface AppOptions extends ServiceOptions {
   /** Fastify's logger setting; off unless given. */
@@ -15,7 +16,7 @@ export interface AppOptions extends ServiceOptions {
 
 /**
  * The composition root as a plugin: error handling, body parsing, security, the services handlers
- * are given, and one route per operation of the contract, in that order.
+ * are given, the shutdown gate, and one route per operation of the contract, in that order.
  */
 export const coverline = fp(async (app, options: ServiceOptions) => {
   app.setValidatorCompiler(compileValidator);
@@ -23,6 +24,7 @@ export const coverline = fp(async (app, options: ServiceOptions) => {
   await app.register(bodyParsing, { config: options.config });
   await app.register(security, { config: options.config });
   await app.register(services, options);
+  await app.register(shutdownGate);
   await app.register(routes);
 }, { name: 'coverline', fastify: '5.x' });
 
@@ -34,8 +36,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
+    // On close, idle keep-alive connections are closed at once rather than holding the close open.
+    forceCloseConnections: 'idle',
     genReqId: () => randomUUID(),
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkError,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },

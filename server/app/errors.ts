@@ -4,10 +4,10 @@ import { numberOutOfRange } from '../platform/db/errors.js';
 import { ApiError, errorBody, HtmlError, invalidRequest, routeNotFound, type AjvError } from '../platform/errors.js';
 import { everyError } from '../platform/validation.js';
 
-/** Answers `{statusCode, message, error, code}` (and `errors`, each invalid field of a 400): the one error shape of the API (with the error's headers). */
+/** Answers `{statusCode, message, error, code}` (and `errors`, each invalid field of a 400; `checks`, a failed readiness check's findings): the one error shape of the API (with the error's headers). */
 function sendError(reply: FastifyReply, error: ApiError) {
   reply.headers(error.headers);
-  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code, error.errors));
+  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code, error.errors, error.details));
 }
 
 /** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */

@@ -1,12 +1,12 @@
 import { buildApp } from './app.js';
-import { configWarnings, loadConfig } from '../platform/config.js';
+import { configWarnings, DEFAULT_SANDBOX_API_KEY, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
 import { backgroundWorker } from './jobs.js';
 import { boundHeapGrowth } from '../platform/memory.js';
 
-/** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and close. */
+/** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and the current job, then close. */
 boundHeapGrowth();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -19,15 +19,29 @@ app.addHook('onClose', async () => { await database.close(); });
 // Background jobs (message delivery, due direct debits...) live in the database's job queue; this timer only polls it.
 const worker = config.jobPollIntervalMs > 0 ? backgroundWorker(app.services, config.jobPollIntervalMs, app.log) : undefined;
 
+/**
+ * SIGTERM/SIGINT: readiness answers 503 at once and new requests 503 SHUTTING_DOWN with
+ * Retry-After (server/app/shutdown.ts) while the server keeps listening; the requests in flight
+ * and the job being run finish; then the server closes (idle keep-alive connections at once) and
+ * the process exits 0. Past SHUTDOWN_TIMEOUT_MS it exits 1, logging what was still running.
+ */
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
+  app.beginShutdown(signal);
   app.log.info(`${signal}: finishing in-flight requests, then closing`);
-  const force = setTimeout(() => process.exit(1), 20_000);
+  const force = setTimeout(() => {
+    const requests = app.requestsInFlight();
+    const job = worker?.current();
+    const running = [...requests.map((request) => `request ${request}`), ...(job ? [`job ${job.queue} ${job.id}`] : [])];
+    app.log.error({ requests, job }, `${signal}: not finished within SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms), exiting 1; still running: ${running.join(', ') || 'closing the server and the database'}`);
+    process.exit(1);
+  }, config.shutdownTimeoutMs);
   force.unref();
-  await worker?.stop();
+  await Promise.all([worker?.stop(), app.requestsFinished()]);
   await app.close();
+  app.log.info(`${signal}: closed`);
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -37,7 +51,7 @@ await app.listen({ port: config.port, host: config.host });
 for (const warning of configWarnings(config)) app.log.warn(warning);
 worker?.start();
 const base = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/api/v1`;
-const usingDefaultKey = !process.env.SANDBOX_API_KEY;
+const usingDefaultKey = config.sandboxApiKey === DEFAULT_SANDBOX_API_KEY;
 console.log(`
 Coverline API listening on ${base}
 Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}

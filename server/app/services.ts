@@ -11,6 +11,7 @@ import type { MessageTransports } from '../platform/messages/transport.js';
 import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
+import { Lifecycle } from '../platform/lifecycle.js';
 import type { EventReactions } from '../platform/events.js';
 import { domainReactions } from '../domain/reactions.js';
 import { domainSnapshots } from '../domain/snapshots.js';
@@ -75,6 +76,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     },
     servedContract: documentForReaders(clock.now()),
     credentials,
+    lifecycle: new Lifecycle(),
     reactions: options.reactions ?? domainReactions,
     eventSnapshots: domainSnapshots,
     signAccessToken: async ({ tenantId, clientId, sessionVersion, sessionId }) =>

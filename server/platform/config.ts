@@ -2,8 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { africasTalkingBaseUrl } from './messages/sms/africas-talking.js';
+import { CONFIG_VARIABLES, declaredEnv, type DeclaredEnv, type NumberVariable } from './config-variables.js';
 
-/** Everything the server reads from its environment, checked once at start. */
+/**
+ * Everything the server reads from its environment, checked once at start. The variables are
+ * declared in config-variables.ts (meaning, default, when required, secret or not): loadConfig
+ * reads only those.
+ */
 export interface Config {
   production: boolean;
   port: number;
@@ -43,6 +48,10 @@ export interface Config {
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   connectionTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: how long a SIGTERM/SIGINT may take to finish requests and the current job before the process exits 1. */
+  shutdownTimeoutMs: number;
+  /** TRUST_PROXY=true: the caller's address comes from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
   /** Where Firebase ID token signing keys are fetched (JWKS). */
   firebaseJwksUrl: string;
   logLevel: string;
@@ -91,7 +100,7 @@ export interface MessagesConfig {
 export const SANDBOX_CORS_ORIGINS = ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://localhost:3001', 'http://127.0.0.1:3001'];
 
 /** CORS_ORIGINS: `*`, or a comma-separated list of origins (scheme, host and port; no path). */
-function corsOrigins(env: NodeJS.ProcessEnv, production: boolean): string[] | '*' {
+function corsOrigins(env: DeclaredEnv, production: boolean): string[] | '*' {
   const value = env.CORS_ORIGINS?.trim();
   if (value === '*') return '*';
   if (!value) return production ? [] : SANDBOX_CORS_ORIGINS;
@@ -113,7 +122,9 @@ export const DEFAULT_SANDBOX_OPERATOR_KEY = 'op_sandbox_coverline_00000000000000
 /** Shortest OPERATOR_KEY accepted: it guards every tenant, so it must not be guessable. */
 export const MIN_OPERATOR_KEY_LENGTH = 32;
 
-function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+/** A whole-number variable, its declared default when unset or empty. */
+function int(name: NumberVariable, env: DeclaredEnv): number {
+  const fallback: number = CONFIG_VARIABLES[name].defaultNumber;
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -122,24 +133,31 @@ function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
 }
 
 /** RENEWAL_REMINDER_DAYS: a whole number of days from 0 (no reminders) to a year, 30 unless set. */
-function renewalReminderDays(env: NodeJS.ProcessEnv): number {
-  const days = int('RENEWAL_REMINDER_DAYS', 30, env);
+function renewalReminderDays(env: DeclaredEnv): number {
+  const days = int('RENEWAL_REMINDER_DAYS', env);
   if (days > MAX_RENEWAL_REMINDER_DAYS) throw new Error(`RENEWAL_REMINDER_DAYS must be at most ${MAX_RENEWAL_REMINDER_DAYS}, got "${env.RENEWAL_REMINDER_DAYS}"`);
   return days;
 }
 
+/** SHUTDOWN_TIMEOUT_MS: at least a millisecond (0 would exit 1 before anything could finish). */
+function shutdownTimeoutMs(env: DeclaredEnv): number {
+  const ms = int('SHUTDOWN_TIMEOUT_MS', env);
+  if (ms < 1) throw new Error(`SHUTDOWN_TIMEOUT_MS must be at least 1, got "${env.SHUTDOWN_TIMEOUT_MS}"`);
+  return ms;
+}
+
 /** Default access token lifetime: 15 minutes (a refresh token renews it). */
-export const DEFAULT_JWT_TTL_SECONDS = 15 * 60;
+export const DEFAULT_JWT_TTL_SECONDS: number = CONFIG_VARIABLES.JWT_TTL_SECONDS.defaultNumber;
 
 /** A session's refresh token lifetime in days (at least 1, at most a year), from its login. */
-function refreshTokenDays(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
-  const days = int(name, fallback, env);
+function refreshTokenDays(name: 'CLIENT_REFRESH_TOKEN_DAYS' | 'STAFF_REFRESH_TOKEN_DAYS', env: DeclaredEnv): number {
+  const days = int(name, env);
   if (days < 1 || days > 365) throw new Error(`${name} must be from 1 to 365 days, got "${env[name]}"`);
   return days;
 }
 
 /** The JWT secret: required in production; otherwise generated once and kept in the data folder. */
-function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string): string {
+function jwtSecret(env: DeclaredEnv, production: boolean, dataDir: string): string {
   if (env.JWT_SECRET) {
     if (env.JWT_SECRET.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
     return env.JWT_SECRET;
@@ -153,36 +171,39 @@ function jwtSecret(env: NodeJS.ProcessEnv, production: boolean, dataDir: string)
   return secret;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const env = declaredEnv(environment);
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const signingSecret = jwtSecret(env, production, dataDir);
   return {
     production,
-    port: int('PORT', 3000, env),
+    port: int('PORT', env),
     host: env.HOST || (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     sandboxApiKey: env.SANDBOX_API_KEY || DEFAULT_SANDBOX_API_KEY,
     jwtSecret: signingSecret,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', 3000, env)}`).replace(/\/+$/, ''),
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : 'localhost'}:${int('PORT', env)}`).replace(/\/+$/, ''),
     ...payments(env, production, signingSecret),
     operatorKey: operatorKey(env, production),
-    jwtTtlSeconds: int('JWT_TTL_SECONDS', DEFAULT_JWT_TTL_SECONDS, env),
+    jwtTtlSeconds: int('JWT_TTL_SECONDS', env),
     refreshTokenDays: {
-      client: refreshTokenDays('CLIENT_REFRESH_TOKEN_DAYS', 30, env),
-      staff: refreshTokenDays('STAFF_REFRESH_TOKEN_DAYS', 7, env),
+      client: refreshTokenDays('CLIENT_REFRESH_TOKEN_DAYS', env),
+      staff: refreshTokenDays('STAFF_REFRESH_TOKEN_DAYS', env),
     },
     corsOrigins: corsOrigins(env, production),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, env),
-    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, env),
-    connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 60_000, env),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', env),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', env),
+    connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', env),
+    shutdownTimeoutMs: shutdownTimeoutMs(env),
+    trustProxy: flag('TRUST_PROXY', env),
     firebaseJwksUrl: env.FIREBASE_JWKS_URL
       || 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', 5_000, env),
-    signupsPerAddressPerHour: int('SIGNUP_LIMIT_PER_ADDRESS', 20, env),
-    operatorKeyFailuresPerAddress: int('OPERATOR_KEY_FAILURE_LIMIT', 20, env),
+    jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', env),
+    signupsPerAddressPerHour: int('SIGNUP_LIMIT_PER_ADDRESS', env),
+    operatorKeyFailuresPerAddress: int('OPERATOR_KEY_FAILURE_LIMIT', env),
     renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
     messages: messages(env, production),
@@ -199,7 +220,7 @@ export const DEFAULT_SANDBOX_MAIL_FROM = 'no-reply@coverline.local';
  * refused or taken for spam) and SMS_PROVIDER with its credentials, unless MESSAGES_DISABLED=true. Every value set
  * is checked at start, even when disabled, so a mistake shows before the first message.
  */
-function messages(env: NodeJS.ProcessEnv, production: boolean): MessagesConfig {
+function messages(env: DeclaredEnv, production: boolean): MessagesConfig {
   const disabled = flag('MESSAGES_DISABLED', env);
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
   if (smtpUrl) checkSmtpUrl(smtpUrl);
@@ -226,7 +247,7 @@ function messages(env: NodeJS.ProcessEnv, production: boolean): MessagesConfig {
   };
 }
 
-function flag(name: string, env: NodeJS.ProcessEnv): boolean {
+function flag(name: 'MESSAGES_DISABLED' | 'TRUST_PROXY', env: DeclaredEnv): boolean {
   const value = env[name]?.trim();
   if (!value) return false;
   if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value}"`);
@@ -243,7 +264,7 @@ function checkSmtpUrl(value: string): void {
 }
 
 /** SMS_PROVIDER and its credentials; Africa's Talking's sandbox URL for its `sandbox` username. */
-function smsProvider(env: NodeJS.ProcessEnv): MessagesConfig['sms'] {
+function smsProvider(env: DeclaredEnv): MessagesConfig['sms'] {
   const provider = env.SMS_PROVIDER?.trim();
   const username = env.AFRICASTALKING_USERNAME?.trim();
   const apiKey = env.AFRICASTALKING_API_KEY?.trim();
@@ -266,7 +287,7 @@ function smsProvider(env: NodeJS.ProcessEnv): MessagesConfig['sms'] {
  * deployment must not take the sandbox (whose pages pay any invoice at a click) by default, nor
  * sign webhooks with a secret derived from another one.
  */
-function payments(env: NodeJS.ProcessEnv, production: boolean, signingSecret: string) {
+function payments(env: DeclaredEnv, production: boolean, signingSecret: string) {
   const provider = env.PAYMENT_PROVIDER || (production ? undefined : 'sandbox');
   if (provider === undefined) throw new Error('PAYMENT_PROVIDER is required when NODE_ENV=production (the only provider built in is "sandbox", the test mode)');
   if (provider !== 'sandbox') throw new Error(`PAYMENT_PROVIDER must be sandbox (the only provider built in), got "${provider}"`);
@@ -282,7 +303,7 @@ function payments(env: NodeJS.ProcessEnv, production: boolean, signingSecret: st
  * The platform operator's key. Production must set its own (a deployment must not take the
  * documented sandbox key by default); elsewhere the sandbox key lets a developer try the calls.
  */
-function operatorKey(env: NodeJS.ProcessEnv, production: boolean): string {
+function operatorKey(env: DeclaredEnv, production: boolean): string {
   const key = env.OPERATOR_KEY;
   if (production && !key) throw new Error('OPERATOR_KEY is required when NODE_ENV=production');
   if (key && key.length < MIN_OPERATOR_KEY_LENGTH) throw new Error(`OPERATOR_KEY must be at least ${MIN_OPERATOR_KEY_LENGTH} characters`);
@@ -291,14 +312,14 @@ function operatorKey(env: NodeJS.ProcessEnv, production: boolean): string {
 }
 
 /** Document storage settings; S3 needs a bucket, so a missing one fails at start, not at the first upload. */
-function storage(env: NodeJS.ProcessEnv) {
+function storage(env: DeclaredEnv) {
   const driver = env.STORAGE_DRIVER || 'local';
   if (driver !== 'local' && driver !== 's3') throw new Error(`STORAGE_DRIVER must be local or s3, got "${driver}"`);
   if (driver === 's3' && !env.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
   const pathStyle = env.S3_FORCE_PATH_STYLE;
   if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false') throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
-  const maxUploadBytes = int('MAX_UPLOAD_BYTES', 10 * 1024 * 1024, env);
-  const maxUploadFiles = int('MAX_UPLOAD_FILES', 10, env);
+  const maxUploadBytes = int('MAX_UPLOAD_BYTES', env);
+  const maxUploadFiles = int('MAX_UPLOAD_FILES', env);
   if (maxUploadBytes < 1 || maxUploadFiles < 1) throw new Error('MAX_UPLOAD_BYTES and MAX_UPLOAD_FILES must be at least 1');
   return {
     storageDriver: driver as 'local' | 's3',
@@ -316,7 +337,8 @@ function storage(env: NodeJS.ProcessEnv) {
  * server (production, or listening beyond this machine). Links the API hands out (hosted checkout
  * pages) would point at localhost, which a payer's phone cannot open.
  */
-export function configWarnings(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+export function configWarnings(config: Config, environment: NodeJS.ProcessEnv = process.env): string[] {
+  const env = declaredEnv(environment);
   const reachable = config.production || !['127.0.0.1', 'localhost', '::1'].includes(config.host);
   const warnings: string[] = [];
   if (reachable && !env.PUBLIC_BASE_URL) {

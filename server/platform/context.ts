@@ -10,6 +10,7 @@ import type { Notifier } from './notifier.js';
 import type { MessageTransports } from './messages/transport.js';
 import type { FileStorage } from './storage/storage.js';
 import type { TenantScope } from './tenancy.js';
+import type { Lifecycle } from './lifecycle.js';
 
 /** The company whose application called, resolved from the `Api-Key` header. */
 export interface Tenant {
@@ -75,6 +76,8 @@ export interface Services {
    * code that ends a credential calls `forget` with its tag once committed.
    */
   credentials: CredentialCache;
+  /** Whether the instance is shutting down (readiness and the shutdown gate read it). */
+  lifecycle: Lifecycle;
   /** What follows each business event, in the transaction that recorded it (the domain's reactions, server/domain/reactions.ts). */
   reactions: EventReactions;
   /** Each public event's object as the API answers it, read in the event's transaction (the domain's views, server/domain/snapshots.ts). */

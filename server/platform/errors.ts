@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
     /** Each invalid field, for a 400 about the request's fields: the answer's `errors`. */
     readonly errors?: FieldError[],
+    /** What else the contract's error schema for this code carries (NOT_READY's `checks`). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -88,9 +90,9 @@ export interface ErrorBody {
   errors?: FieldError[];
 }
 
-export function errorBody(statusCode: number, message: string, code?: ErrorCode, errors?: FieldError[]): ErrorBody {
+export function errorBody(statusCode: number, message: string, code?: ErrorCode, errors?: FieldError[], details?: Record<string, unknown>): ErrorBody {
   return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', ...(code ? { code } : {}),
-    ...(errors?.length ? { errors: errors.slice(0, MAX_FIELD_ERRORS) } : {}) };
+    ...(errors?.length ? { errors: errors.slice(0, MAX_FIELD_ERRORS) } : {}), ...details };
 }
 
 export interface AjvError {

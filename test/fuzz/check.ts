@@ -8,7 +8,8 @@ import type { Validators } from './validators.js';
  * - never a 5xx;
  * - the status is one the spec declares for the operation;
  * - a JSON body validates against the schema declared for that status;
- * - a 4xx/5xx body is exactly `{statusCode, message, error}` (+ `code`), `statusCode` = the status
+ * - a 4xx/5xx body is exactly `{statusCode, message, error}` (+ `code`; + `errors` for a
+ *   VALIDATION_ERROR, `checks` for a NOT_READY), `statusCode` = the status
  *   (unless the contract declares a non-JSON answer for that status, like an HTML page, and it came);
  * - and what the request's expectation adds: a 4xx for invalid input, a 401 for missing or bad
  *   credentials, anything but a 401 for a public operation called without credentials.
@@ -30,7 +31,7 @@ export function checkErrorShape(status: number, body: unknown): string[] {
   if (typeof b.message !== 'string' || !b.message) problems.push('error body has no string message');
   if (typeof b.error !== 'string' || !b.error) problems.push('error body has no string error');
   if ('code' in b && typeof b.code !== 'string') problems.push('error body code is not a string');
-  const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k) && !(k === 'errors' && b.code === 'VALIDATION_ERROR'));
+  const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k) && !(k === 'errors' && b.code === 'VALIDATION_ERROR') && !(k === 'checks' && b.code === 'NOT_READY'));
   if (extra.length) problems.push(`error body has keys outside {statusCode, message, error, code}: ${extra.join(', ')}`);
   if ('errors' in b && b.code === 'VALIDATION_ERROR') problems.push(...fieldErrorProblems(b.errors));
   return problems;

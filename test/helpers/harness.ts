@@ -73,6 +73,11 @@ export interface Harness {
   otherApiKey: string;
   /** `app.inject` with the sandbox Api-Key unless `apiKey` says otherwise (null sends none). */
   call(options: InjectOptions & { apiKey?: string | null; token?: string }): Promise<LightMyRequestResponse>;
+  /**
+   * Takes the database away from the app: on PostgreSQL its database is dropped (its connections
+   * ended), the embedded one is closed. For the checks that must see a database that does not answer.
+   */
+  loseDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,6 +128,7 @@ export async function createHarness(
   };
   await app.ready();
   const called = new Set<string>();
+  let databaseLost = false;
 
   return {
     app, db: handle.db, changes: handle.changes, config, clock, driver: handle.driver, databaseUrl: copy?.url, tenantId, apiKey, otherTenantId, otherApiKey,
@@ -146,6 +152,11 @@ export async function createHarness(
       }
       return response;
     },
+    async loseDatabase() {
+      databaseLost = true;
+      if (url && copy) await dropDatabaseCopy(url, copy.name);
+      else await handle.db.destroy();
+    },
     async close() {
       // Which operations hand-written tests called: CI checks every operation has one.
       const dir = process.env.OPERATION_COVERAGE_DIR;
@@ -154,7 +165,8 @@ export async function createHarness(
         writeFileSync(path.join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.json`), JSON.stringify([...called]));
       }
       await app.close();
-      await handle.close();
+      // A lost embedded database is closed already; a lost PostgreSQL one has only its pool left to end.
+      if (!databaseLost || handle.driver === 'pg') await handle.close();
       if (url && copy) await dropDatabaseCopy(url, copy.name);
     },
   };

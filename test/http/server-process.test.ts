@@ -13,30 +13,39 @@ const KEY = 'sk_sandbox_process_test_key_000000';
 interface Started {
   child: ChildProcess;
   output(): string;
-  /** Answers once the process has printed `text` (now or later); fails if it exits first. */
-  printed(text: string): Promise<void>;
+  /** Answers once the process has printed `text`, or a line `text` says matches (now or later); fails if it exits first. */
+  printed(text: string | ((line: string) => boolean)): Promise<void>;
 }
+
+/**
+ * The server's log line saying it has a request of `operationId` (`url`): the DEBUG line 'request
+ * received' naming the operation; or, from a server that logs each request as Fastify does by
+ * default, its 'incoming request' line with the URL.
+ */
+const requestReceived = (operationId: string, url: string) => (line: string) =>
+  (line.includes('request received') && line.includes(operationId)) || (line.includes('incoming request') && line.includes(`"url":"${url}"`));
 
 /** Every server started, stopped after the suite whatever happened (a failed test must not leave one running). */
 const started: ChildProcess[] = [];
 afterAll(() => { for (const child of started) if (child.exitCode === null) child.kill('SIGKILL'); });
 
 async function start(port: number): Promise<Started> {
-  // LOG_LEVEL info: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
+  // LOG_LEVEL debug: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/app/main.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'info', NODE_ENV: 'development' },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'debug', NODE_ENV: 'development' },
   });
   started.push(child);
   let output = '';
-  const printed = (text: string) => new Promise<void>((resolve, reject) => {
+  const printed = (text: string | ((line: string) => boolean)) => new Promise<void>((resolve, reject) => {
+    const found = () => (typeof text === 'string' ? output.includes(text) : output.split('\n').some(text));
     const check = () => {
-      if (!output.includes(text)) return false;
+      if (!found()) return false;
       child.stdout!.off('data', check); child.stderr!.off('data', check); child.off('exit', exit);
       resolve();
       return true;
     };
-    const exit = () => reject(new Error(`the server exited before printing ${JSON.stringify(text)}:\n${output}`));
+    const exit = () => reject(new Error(`the server exited before printing ${typeof text === 'string' ? JSON.stringify(text) : 'the line awaited'}:\n${output}`));
     if (check()) return;
     if (child.exitCode !== null) { exit(); return; }
     child.stdout!.on('data', check); child.stderr!.on('data', check); child.once('exit', exit);
@@ -48,14 +57,14 @@ async function start(port: number): Promise<Started> {
 }
 
 function send(port: number, method: string, url: string, body?: object, beforeEnd?: () => Promise<void>) {
-  return new Promise<{ status: number; json: any }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>((resolve, reject) => {
     const payload = body ? JSON.stringify(body) : '';
     const req = request({ host: '127.0.0.1', port, method, path: url, headers: {
       'api-key': KEY, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload),
     } }, (res) => {
       let text = '';
       res.on('data', (chunk) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
     });
     req.on('error', reject);
     // Half the body first: the request is in flight when `beforeEnd` runs.
@@ -69,7 +78,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 });
 
 describe('npm start', () => {
-  it('prints how to call it, finishes in-flight requests on SIGTERM, and keeps its data across restarts', async () => {
+  it('prints how to call it, finishes in-flight requests on SIGTERM while refusing new ones, and keeps its data across restarts', async () => {
     const port = await freePort();
     const first = await start(port);
     expect(first.output()).toContain(`http://127.0.0.1:${port}/api/v1`);
@@ -77,12 +86,19 @@ describe('npm start', () => {
     expect(first.output()).toContain('curl');
 
     const signup = { type: 'INDIVIDUAL', firstName: 'Esi', lastName: 'Boateng', email: 'esi@example.com', password: 's3cure-Pass', country: 'GH', groups: [] };
+    const duringShutdown: { ready?: number; readyRetryAfter?: unknown; refused?: number; refusedRetryAfter?: unknown; refusedCode?: string } = {};
     const answer = await send(port, 'POST', '/api/v1/auth/signup', signup, async () => {
       // The server has the request (it logged it) before the signal; it has taken the signal before the body ends.
-      await first.printed('"url":"/api/v1/auth/signup"');
+      await first.printed(requestReceived('signUp', '/api/v1/auth/signup'));
       first.child.kill('SIGTERM');
       await first.printed('SIGTERM: finishing in-flight requests');
+      // While the signup is still in flight: readiness says no, and a new request is refused.
+      const ready = await send(port, 'GET', '/api/v1/health/ready');
+      const refused = await send(port, 'GET', '/api/v1/currencies');
+      Object.assign(duringShutdown, { ready: ready.status, readyRetryAfter: ready.headers['retry-after'],
+        refused: refused.status, refusedRetryAfter: refused.headers['retry-after'], refusedCode: refused.json?.code });
     });
+    expect(duringShutdown).toEqual({ ready: 503, readyRetryAfter: expect.any(String), refused: 503, refusedRetryAfter: '1', refusedCode: 'SHUTTING_DOWN' });
     expect(answer.status).toBe(201);
     expect(await exited(first.child)).toBe(0);
 

@@ -133,4 +133,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dir, AFRICASTALKING_USERNAME: 'coverline', AFRICASTALKING_API_KEY: 'k' })).toThrow('SMS_PROVIDER is not');
     expect(() => loadConfig({ DATA_DIR: dir, ...PRODUCTION_MESSAGES, AFRICASTALKING_BASE_URL: 'ftp://x' })).toThrow('AFRICASTALKING_BASE_URL must be an http(s) URL');
   });
+
+  it('takes SHUTDOWN_TIMEOUT_MS (20 s unless set, at least 1 ms) and TRUST_PROXY (true or false, off unless set)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ shutdownTimeoutMs: 20_000, trustProxy: false });
+    expect(loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '5000', TRUST_PROXY: 'true' })).toMatchObject({ shutdownTimeoutMs: 5000, trustProxy: true });
+    expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '0' })).toThrow('SHUTDOWN_TIMEOUT_MS must be at least 1');
+    expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow('SHUTDOWN_TIMEOUT_MS must be a whole number');
+    expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'yes' })).toThrow('TRUST_PROXY must be true or false');
+  });
 });

@@ -18,7 +18,7 @@ const catalogue = readCatalogue(root);
 
 /** Where the server raises each kind's codes: app functions (file, name), not going through `except`. */
 const PLATFORM_SOURCES: Record<RouteKind, { from: [string, string][]; except?: [string, string][] }> = {
-  every: { from: [['server/app/errors.ts', 'frameworkError'], ['server/app/body.ts', 'checkNoNul']], except: [['server/app/errors.ts', 'fastifyClientError']] },
+  every: { from: [['server/app/errors.ts', 'frameworkError'], ['server/app/body.ts', 'checkNoNul'], ['server/app/shutdown.ts', 'shutdownGate']], except: [['server/app/errors.ts', 'fastifyClientError']] },
   requestBody: { from: [['server/app/errors.ts', 'fastifyClientError'], ['server/app/body.ts', 'checkBody'], ['server/app/body.ts', 'registerBodyParsers']] },
   idempotencyKey: { from: [['server/platform/idempotency.ts', 'idempotent']] },
   apiKey: { from: [['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']] },

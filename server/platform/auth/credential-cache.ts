@@ -43,6 +43,8 @@ export class CredentialCache {
   /** Everything up to this generation is forgotten by `lastNotice` (dropped all at once, or the oldest let go). */
   private forgottenUpTo = 0;
   private listening = false;
+  /** Whether it was started with a change feed (without one it keeps nothing, by design). */
+  private fed = false;
   private stop?: () => Promise<void>;
   /** Who waits for which notice (`noticed`). */
   private readonly waiting = new Map<string, () => void>();
@@ -50,6 +52,7 @@ export class CredentialCache {
   /** Starts receiving the database's notices; until then (and without a feed) nothing is kept. */
   async start(feed: ChangeFeed | undefined): Promise<void> {
     if (!feed) return;
+    this.fed = true;
     this.stop = await feed.listen(CREDENTIALS_CHANNEL, {
       notice: (tag) => {
         this.forget(tag);
@@ -76,6 +79,9 @@ export class CredentialCache {
   noticed(tag: string): Promise<void> {
     return new Promise((resolve) => { this.waiting.set(tag, resolve); });
   }
+
+  /** Whether it keeps credentials at all: started with a change feed (then `active` says whether notices arrive now). */
+  get enabled(): boolean { return this.fed; }
 
   /** Whether entries are being kept (notices are being received). */
   get active(): boolean { return this.listening; }

@@ -1,6 +1,6 @@
 import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import type { Db } from './database.js';
-import { migrationProvider } from './migrations/index.js';
+import { migrationProvider, migrations } from './migrations/index.js';
 
 // Kysely looks for its bookkeeping tables in every schema; name ours, so schemas sharing a server
 // (one per test suite) do not see each other's.
@@ -21,3 +21,17 @@ export async function migrateToLatest(db: Db) { check(await (await migrator(db))
 
 /** Undoes every migration (used to prove the downs run). */
 export async function migrateDownAll(db: Db) { check(await (await migrator(db)).migrateTo(NO_MIGRATIONS)); }
+
+/** The newest migration this code has (migrations are named in the order they run). */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1)!;
+
+/**
+ * The latest migration applied to the database (Kysely's migration table in the current schema),
+ * or undefined when none is; rejects when the database does not answer.
+ */
+export async function latestAppliedMigration(db: Db): Promise<string | undefined> {
+  const { rows } = await sql<{ exists: boolean }>`select to_regclass('kysely_migration') is not null as exists`.execute(db);
+  if (!rows[0].exists) return undefined;
+  const latest = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  return latest.rows[0]?.name;
+}

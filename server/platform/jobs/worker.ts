@@ -31,8 +31,10 @@ export interface Worker {
   tick(): Promise<number>;
   /** Polls every `intervalMs` until stopped (the first poll at once). */
   start(): void;
-  /** Stops polling and waits for the poll in progress to finish. */
+  /** Stops polling and waits for the poll in progress to finish (the job running, and the rest of its claimed batch). */
   stop(): Promise<void>;
+  /** The job running now (queue and id), if any: what a shutdown that takes too long names. */
+  current(): { queue: string; id: string } | undefined;
 }
 
 /** The dedupe key of a recurring job's slot: its queue and the slot's start. */
@@ -52,6 +54,7 @@ export function createWorker(options: WorkerOptions): Worker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  let current: { queue: string; id: string } | undefined;
 
   async function tick(): Promise<number> {
     const now = options.clock.now();
@@ -70,12 +73,15 @@ export function createWorker(options: WorkerOptions): Worker {
         options.log?.warn?.({ job: job.id, queue: job.queue, attempt: job.attempts }, `job ${job.queue} skipped: its lease ended before its turn and another worker took it`);
         continue;
       }
+      current = { queue: job.queue, id: job.id };
       try {
         await options.handlers[job.queue](job, options.clock.now());
         await complete(options.db, job, id, options.clock.now());
       } catch (error) {
         const { retryAt } = await fail(options.db, job, id, error, options.clock.now());
         options.log?.error({ err: error, job: job.id, queue: job.queue, attempt: job.attempts, retryAt }, `job ${job.queue} failed`);
+      } finally {
+        current = undefined;
       }
     }
     return jobs.length;
@@ -103,5 +109,6 @@ export function createWorker(options: WorkerOptions): Worker {
       clearTimeout(timer);
       await running;
     },
+    current: () => current,
   };
 }
