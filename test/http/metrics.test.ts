@@ -1,4 +1,5 @@
 import { operationIndex } from '../../server/platform/openapi.js';
+import { limitName } from '../../server/platform/rate-limit.js';
 import { buyHomePolicy, individualBody, onlineProductId, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
@@ -42,7 +43,7 @@ async function scrape(h: Harness): Promise<Sample[]> {
   return parse(res.body);
 }
 
-describe('GET /metrics without METRICS_TOKEN', () => {
+describe('getMetrics: GET /metrics without METRICS_TOKEN', () => {
   let h: Harness;
   beforeAll(async () => { h = await createHarness(); });
   afterAll(async () => { await h.close(); });
@@ -57,7 +58,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   });
 });
 
-describe('GET /metrics with METRICS_TOKEN', () => {
+describe('getMetrics: GET /metrics with METRICS_TOKEN', () => {
   let h: Harness;
   let samples: Sample[];
   beforeAll(async () => {
@@ -173,5 +174,18 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(problems).toEqual([]);
     // Every family carries the prefix.
     expect(samples.filter((s) => !s.name.startsWith('coverline_'))).toEqual([]);
+  });
+});
+
+describe('rate limits as metrics name them (limitName)', () => {
+  it('keeps a bucket\'s leading words and drops the tenant, address and account after them', () => {
+    const tenant = '7d0f1c1e-5a4b-4c3d-9e8f-0a1b2c3d4e5f';
+    expect(limitName(`login:account:${tenant}:id:${tenant}`)).toBe('login:account');
+    expect(limitName(`login:account:${tenant}:name:kofi@example.com`)).toBe('login:account');
+    expect(limitName('operator-key:address:127.0.0.1')).toBe('operator-key:address');
+    expect(limitName('operator-key:address:::1')).toBe('operator-key:address');
+    expect(limitName(`verify-send:${tenant}:${tenant}`)).toBe('verify-send');
+    expect(limitName(`staff-reset-request:account:${tenant}:ama`)).toBe('staff-reset-request:account');
+    expect(limitName('abcdefab-cdef-abcd-efab-cdefabcdefab:x')).toBe('other');
   });
 });
