@@ -218,6 +218,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
     close() {
       stopObserving();
+      // Node stops tracking async contexts once no AsyncLocalStorage is enabled.
+      tallies.disable();
       registry.clear();
     },
   };
