@@ -18,7 +18,7 @@ export const ERRORS_PAGE = 'docs/docs/errors.md';
 export interface ErrorEntry { status: number[]; meaning: string; action: string }
 /** Status (as the responses key it: `'404'`) -> codes. */
 export type CodesByStatus = Record<string, string[]>;
-export const ROUTE_KINDS = ['every', 'requestBody', 'idempotencyKey', 'apiKey', 'bearerAuth', 'staffAuth', 'operatorKey', 'webhookSignature'] as const;
+export const ROUTE_KINDS = ['every', 'requestBody', 'idempotencyKey', 'apiKey', 'bearerAuth', 'staffAuth', 'operatorKey', 'metricsToken', 'webhookSignature'] as const;
 /** The shared `Idempotency-Key` header parameter, as the bundle refers to it: an operation that takes it is of the `idempotencyKey` kind. */
 export const IDEMPOTENCY_KEY_PARAMETER = '#/components/parameters/IdempotencyKey';
 export type RouteKind = (typeof ROUTE_KINDS)[number];
@@ -147,7 +147,7 @@ export function errorsPage(catalogue: ErrorCatalogue, bundle: Bundle): string {
     every: 'Every operation', requestBody: 'Operations that take a request body',
     idempotencyKey: 'Operations that take an Idempotency-Key (see [Retrying safely](/docs/authentication#retrying-safely))', apiKey: 'Operations called with an Api-Key',
     bearerAuth: 'Operations of a signed-in client (bearerAuth)', staffAuth: 'Staff operations (staffAuth)',
-    operatorKey: 'The platform operator\'s operations (operatorKey)', webhookSignature: 'Payment provider webhooks (webhookSignature)',
+    operatorKey: 'The platform operator\'s operations (operatorKey)', metricsToken: 'The metrics (metricsToken)', webhookSignature: 'Payment provider webhooks (webhookSignature)',
   };
   const kinds = ROUTE_KINDS.map((kind) => {
     const list = Object.entries(catalogue.platform[kind]).map(([status, list]) => `${status}: ${list.map((code) => `[\`${code}\`](#${code})`).join(', ')}`);

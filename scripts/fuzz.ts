@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { fuzzContext } from '../test/fuzz/resources.js';
 import { formatFailure, fuzzAll } from '../test/fuzz/run.js';
-import { harnessTarget } from '../test/fuzz/target.js';
+import { FUZZ_METRICS_TOKEN, harnessTarget } from '../test/fuzz/target.js';
 import { createHarness } from '../test/helpers/harness.js';
 
 const { values } = parseArgs({
@@ -46,7 +46,7 @@ const operationIds = (values.operation ?? []).flatMap((v) => v.split(',')).filte
 const unknown = operationIds.filter((id) => !ctx.ops.some((op) => op.operationId === id));
 if (unknown.length) { console.error(`not in the contract: ${unknown.join(', ')}`); process.exit(2); }
 
-const h = await createHarness();
+const h = await createHarness({ metricsToken: FUZZ_METRICS_TOKEN });
 let failed = false;
 try {
   console.log(`fuzzing on ${h.driver}: seed ${seed}, ${perOperation} requests per operation, ${seconds}s${onlyIndex === undefined ? '' : `, request #${onlyIndex} only`}`);

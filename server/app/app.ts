@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { compileValidator, lazySerializers } from '../platform/validation.js';
 import { bodyParsing } from './body.js';
 import { errorHandling, frameworkError, MAX_PARAM_LENGTH } from './errors.js';
+import { observability } from './observability.js';
 import { routes } from './routes.js';
 import { security } from './security.js';
 import { services, type ServiceOptions } from './services.js';
@@ -16,7 +17,7 @@ export interface AppOptions extends ServiceOptions {
 
 /**
  * The composition root as a plugin: error handling, body parsing, security, the services handlers
- * are given, the shutdown gate, and one route per operation of the contract, in that order.
+ * are given, the metrics' hooks (when on), the shutdown gate, and one route per operation of the contract, in that order.
  */
 export const coverline = fp(async (app, options: ServiceOptions) => {
   app.setValidatorCompiler(compileValidator);
@@ -24,6 +25,7 @@ export const coverline = fp(async (app, options: ServiceOptions) => {
   await app.register(bodyParsing, { config: options.config });
   await app.register(security, { config: options.config });
   await app.register(services, options);
+  await app.register(observability);
   await app.register(shutdownGate);
   await app.register(routes);
 }, { name: 'coverline', fastify: '5.x' });

@@ -13,7 +13,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await migrateToLatest(database.db);
 await seedSandbox(database.db, config.sandboxApiKey);
 
-const app = await buildApp({ config, db: database.db, changes: database.changes, logger: { level: config.logLevel } });
+const app = await buildApp({ config, db: database.db, changes: database.changes, poolStats: database.poolStats, logger: { level: config.logLevel } });
 app.addHook('onClose', async () => { await database.close(); });
 
 // Background jobs (message delivery, due direct debits...) live in the database's job queue; this timer only polls it.

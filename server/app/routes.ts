@@ -160,7 +160,8 @@ export const routes = fp(async (app) => {
 
   const operations = operationIndex();
   await app.register(openapiGlue, {
-    specification: documentForRouting(undefined, { production: config.production }),
+    // Without a METRICS_TOKEN the metrics are off and their path is not routed (404, as a path the API does not have).
+    specification: documentForRouting(undefined, { production: config.production, without: services.metrics ? [] : ['getMetrics'] }),
     prefix: API_PREFIX,
     operationResolver: (operationId: string) => {
       const meta = operations.get(operationId);

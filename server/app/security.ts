@@ -104,6 +104,17 @@ export async function checkOperatorKey(services: Services, request: FastifyReque
   throw unauthorized('The Operator-Key is not valid', 'INVALID_OPERATOR_KEY');
 }
 
+/**
+ * `metricsToken`: `Authorization: Bearer <METRICS_TOKEN>` against the configured token, in constant
+ * time (`GET /metrics`, routed only when a token is configured). Nothing else stands in for it.
+ */
+export function checkMetricsToken(services: Services, request: FastifyRequest): void {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  if (!match) throw unauthorized('A bearer metrics token is required (Authorization: Bearer <METRICS_TOKEN>)', 'MISSING_METRICS_TOKEN');
+  const expected = services.config.metricsToken;
+  if (expected && timingSafeEqual(digest(match[1]), digest(expected))) return;
+  throw unauthorized('The metrics token is not valid', 'INVALID_METRICS_TOKEN');
+}
 
 const invalidToken = () => unauthorized('The access token is invalid, expired or revoked', 'INVALID_TOKEN');
 
@@ -189,7 +200,7 @@ const WRONG_KIND = {
  * anonymous caller learns nothing about a schema. Requirements name `apiKey`, with `bearerAuth`
  * beside it for a signed-in client or `staffAuth` for a staff member (a valid token of the other
  * kind is 403; a staff member the permission table does not let make the call is 403); the platform
- * operator's calls name `operatorKey` alone (`checkOperatorKey`); the payment
+ * operator's calls name `operatorKey` alone (`checkOperatorKey`), the metrics `metricsToken` alone (`checkMetricsToken`); the payment
  * providers' webhook names `webhookSignature` instead, which needs the body and is checked once it
  * is read (`webhookSignatureCheck`).
  */
@@ -197,10 +208,12 @@ export function securityHook(services: Services, operation: OperationMeta) {
   const requirements = operation.security;
   const needsApiKey = requirements.length > 0 && requirements.every((requirement) => 'apiKey' in requirement);
   const needsOperatorKey = requirements.length > 0 && requirements.every((requirement) => 'operatorKey' in requirement);
+  const needsMetricsToken = requirements.length > 0 && requirements.every((requirement) => 'metricsToken' in requirement);
   const tokenKind = needsApiKey ? tokenKindOf(requirements) : undefined;
   return async (request: FastifyRequest) => {
-    // The platform operator's calls name no tenant and no caller within one.
+    // The platform operator's calls name no tenant and no caller within one; nor does the metrics scrape.
     if (needsOperatorKey) return checkOperatorKey(services, request);
+    if (needsMetricsToken) return checkMetricsToken(services, request);
     if (!needsApiKey) return;
     const key = apiKeyOf(request);
     // The signature is checked before the query, which reads what the claims name; an invalid

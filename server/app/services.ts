@@ -4,7 +4,8 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Services } from '../platform/context.js';
 import { CredentialCache } from '../platform/auth/credential-cache.js';
-import type { ChangeFeed, Db } from '../platform/db/database.js';
+import type { ChangeFeed, Db, PoolStats } from '../platform/db/database.js';
+import { createMetrics } from '../platform/observability/metrics.js';
 import { outboxNotifier, type Notifier } from '../platform/notifier.js';
 import { messageTransports } from '../platform/messages/transports.js';
 import type { MessageTransports } from '../platform/messages/transport.js';
@@ -40,6 +41,8 @@ export interface ServiceOptions {
   changes?: ChangeFeed;
   /** What follows each business event; the domain's own (server/domain/reactions.ts) unless given. */
   reactions?: EventReactions;
+  /** The database pool's connections now (`DatabaseHandle.poolStats`), for the metrics; without it they have no pool gauges. */
+  poolStats?: () => PoolStats;
 }
 
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
@@ -58,6 +61,9 @@ export const services = fp(async (app, options: ServiceOptions) => {
   const credentials = new CredentialCache();
   await credentials.start(options.changes);
   app.addHook('onClose', () => credentials.close());
+  // Metrics only with a METRICS_TOKEN to read them: otherwise nothing is counted and no hook runs.
+  const metrics = config.metricsToken ? createMetrics({ db, clock, credentials, poolStats: options.poolStats }) : undefined;
+  if (metrics) app.addHook('onClose', async () => metrics.close());
   const messages = options.messages ?? messageTransports(config.messages, (line) => app.log.info(line));
   // Pooled SMTP connections close with the app.
   app.addHook('onClose', () => messages.email.close?.());
@@ -79,6 +85,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     lifecycle: new Lifecycle(),
     reactions: options.reactions ?? domainReactions,
     eventSnapshots: domainSnapshots,
+    metrics,
     signAccessToken: async ({ tenantId, clientId, sessionVersion, sessionId }) =>
       sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, sid: sessionId }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion, sessionId }) =>

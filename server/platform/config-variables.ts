@@ -86,6 +86,7 @@ export const CONFIG_VARIABLES = {
 
   // --- observability ---
   LOG_LEVEL: { area: 'observability', meaning: 'The log\'s level (JSON lines on standard output).', defaultText: '`info` (`silent` when NODE_ENV=test)', secret: false, allowed: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
+  METRICS_TOKEN: { area: 'observability', meaning: 'The bearer token `GET /metrics` (Prometheus\'s text format) takes; unset, metrics are off and the route answers 404.', defaultText: 'unset (metrics off)', secret: true, allowed: 'at least 32 characters' },
 } as const satisfies Record<string, VariableSpec>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;

@@ -76,6 +76,11 @@ export interface Config {
   renewalReminderDays: number;
   /** How e-mail and SMS leave (server/platform/messages/transports.ts). */
   messages: MessagesConfig;
+  /**
+   * METRICS_TOKEN: the bearer token `GET /metrics` (Prometheus) takes, at least 32 characters.
+   * Unset: no metrics are kept and the route answers 404, as if it did not exist.
+   */
+  metricsToken?: string;
 }
 
 /**
@@ -207,7 +212,21 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
     messages: messages(env, production),
+    metricsToken: metricsToken(env),
   };
+}
+
+/** Shortest METRICS_TOKEN accepted: whoever has it reads the server's figures. */
+export const MIN_METRICS_TOKEN_LENGTH = 32;
+
+/** METRICS_TOKEN: unset (or empty) turns metrics off; a shorter one than MIN_METRICS_TOKEN_LENGTH fails the start. */
+function metricsToken(env: DeclaredEnv): string | undefined {
+  const token = env.METRICS_TOKEN?.trim();
+  if (!token) return undefined;
+  if (token.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset it to turn metrics off)`);
+  }
+  return token;
 }
 
 /** MAIL_FROM outside production when unset: a domain no one owns, so nothing pretends to be real. */

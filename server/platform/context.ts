@@ -9,6 +9,7 @@ import type { Db } from './db/database.js';
 import type { Notifier } from './notifier.js';
 import type { MessageTransports } from './messages/transport.js';
 import type { FileStorage } from './storage/storage.js';
+import type { Metrics } from './observability/metrics.js';
 import type { TenantScope } from './tenancy.js';
 import type { Lifecycle } from './lifecycle.js';
 
@@ -82,6 +83,8 @@ export interface Services {
   reactions: EventReactions;
   /** Each public event's object as the API answers it, read in the event's transaction (the domain's views, server/domain/snapshots.ts). */
   eventSnapshots: EventSnapshots;
+  /** The Prometheus metrics (`GET /metrics`), when METRICS_TOKEN is set; undefined, nothing is counted. */
+  metrics?: Metrics;
   /** Signs an access token for a client of a tenant, of the session (refresh token family) `sessionId` if given. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number; sessionId?: string }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only), of the session `sessionId` if given. */

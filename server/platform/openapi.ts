@@ -138,13 +138,15 @@ export function documentForAjv(doc = publishedDocument()) {
  * The copy of the contract given to fastify-openapi-glue: ajv's (see `documentForAjv`), with
  * multipart bodies left to the handlers, which parse and check them, and no serializer for file
  * answers. In production the operations marked `x-sandbox-only` (the sandbox mailbox) are left
- * out, so their paths answer as paths the API does not have.
+ * out, and so are the operations named in `without` (the metrics when they are off), so their
+ * paths answer as paths the API does not have.
  */
-export function documentForRouting(doc = publishedDocument(), { production = false } = {}) {
+export function documentForRouting(doc = publishedDocument(), { production = false, without = [] as readonly string[] } = {}) {
   const copy = documentForAjv(doc);
   for (const [route, item] of Object.entries<any>(copy.paths)) {
     for (const method of METHODS) {
       if (production && item[method]?.['x-sandbox-only'] === true) delete item[method];
+      else if (item[method] && without.includes(item[method].operationId)) delete item[method];
     }
     if (!METHODS.some((method) => item[method])) delete copy.paths[route];
   }

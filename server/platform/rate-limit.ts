@@ -23,8 +23,34 @@ export async function consume(db: Db, bucket: string, limit: Limit, now: Date): 
   const { hits, window_started_at: started } = rows[0];
   if (hits > limit.max) {
     const retryAfter = Math.max(1, Math.ceil((new Date(started).getTime() + limit.windowSeconds * 1000 - now.getTime()) / 1000));
-    throw tooManyRequests(retryAfter, limit.max);
+    const refusal = tooManyRequests(retryAfter, limit.max);
+    refusedBy.set(refusal, limitName(bucket));
+    throw refusal;
   }
+}
+
+const refusedBy = new WeakMap<object, string>();
+
+/** The limit a 429 of `consume` refused for (`limitName`); undefined for any other error. */
+export function refusedLimit(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? refusedBy.get(error) : undefined;
+}
+
+const WORD = /^[a-z]+(-[a-z]+)*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-/i;
+
+/**
+ * A bucket's limit as metrics name it: its leading words, up to the first part that varies (a
+ * tenant's id, an address, an account), so `login:account:<tenant>:id:<client>` is `login:account`.
+ * The names are the code's bucket prefixes, a short fixed list: never an id or an address.
+ */
+export function limitName(bucket: string): string {
+  const words: string[] = [];
+  for (const part of bucket.split(':')) {
+    if (!WORD.test(part) || UUID.test(part) || part.length > 40) break;
+    words.push(part);
+  }
+  return words.length ? words.join(':') : 'other';
 }
 
 /** Forgets a bucket's hits (after a successful login, failures before it no longer count). */

@@ -61,7 +61,7 @@ export function checkAnswer(validators: Validators, op: Operation, expect: Expec
     try { parsed = JSON.parse(answer.body); isJson = true; } catch { /* checked below */ }
   }
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  const declaredOtherType = mediaType !== 'application/json' && declared?.contentTypes.includes(mediaType);
+  const declaredOtherType = mediaType !== 'application/json' && declared?.contentTypes.some((type) => type.split(';')[0].trim().toLowerCase() === mediaType);
   if (declaredOtherType) {
     // A declared non-JSON answer (an export, a file): its type is the contract; its bytes are not JSON.
     if (!answer.body.length) problems.push(`empty ${mediaType} body`);

@@ -454,6 +454,10 @@ export class RequestPlanner {
       probes.push(this.request({ category: 'auth', label: 'no Operator-Key', expect: 'unauthorized', auth: 'noKey' }, base));
       probes.push(this.request({ category: 'auth', label: 'a wrong Operator-Key', expect: 'unauthorized', auth: 'badKey' }, base));
       probes.push(this.request({ category: 'auth', label: "a tenant's Api-Key and a client token instead of the Operator-Key", expect: 'unauthorized', auth: 'apiKeyInstead' }, base));
+    } else if (op.security === 'metrics') {
+      probes.push(this.request({ category: 'auth', label: 'no metrics token', expect: 'unauthorized', auth: 'noKey' }, base));
+      probes.push(this.request({ category: 'auth', label: 'a wrong metrics token', expect: 'unauthorized', auth: 'badKey' }, base));
+      probes.push(this.request({ category: 'auth', label: "a tenant's Api-Key and a client token instead of the metrics token", expect: 'unauthorized', auth: 'apiKeyInstead' }, base));
     } else {
       probes.push(this.request({ category: 'auth', label: 'no Api-Key', expect: 'unauthorized', auth: 'noKey' }, base));
       probes.push(this.request({ category: 'auth', label: 'an unknown Api-Key', expect: 'unauthorized', auth: 'badKey' }, base));

@@ -34,6 +34,16 @@ export function authHeaders(op: Operation, auth: FuzzRequest['auth'], target: Ta
     }
     return headers;
   }
+  if (op.security === 'metrics') {
+    // The metrics take the server's METRICS_TOKEN as a bearer token and nothing else.
+    if (auth === 'client') headers.authorization = `Bearer ${target.metricsToken ?? ''}`;
+    else if (auth === 'badKey') headers.authorization = 'Bearer not-the-metrics-token-0000000000000000';
+    else if (auth === 'apiKeyInstead') {
+      headers['api-key'] = key;
+      if (client) headers.authorization = `Bearer ${client.token}`;
+    }
+    return headers;
+  }
   const bearer = op.security === 'bearer' || op.security === 'staff';
   switch (auth) {
     case 'client':
@@ -111,6 +121,7 @@ export function describeHeaders(headers: Record<string, string>, target: Target,
     else if (name === 'operator-key') out[name] = value === target.operatorKey ? '<the Operator-Key>' : value;
     else if (name === 'authorization') {
       out[name] = client && value === `Bearer ${client.token}` ? 'Bearer <the client\'s access token>'
+        : value === `Bearer ${target.metricsToken}` ? 'Bearer <the metrics token>'
         : value.length > 40 ? 'Bearer <a JWT signed with another secret>' : value;
     }
     else out[name] = value;

@@ -44,7 +44,7 @@ export interface Operation {
    * public: `security: []`; apiKey: the Api-Key only; bearer: the Api-Key and a client token; staff: the Api-Key and a staff token;
    * operator: the platform operator's Operator-Key alone.
    */
-  security: 'public' | 'apiKey' | 'bearer' | 'staff' | 'operator';
+  security: 'public' | 'apiKey' | 'bearer' | 'staff' | 'operator' | 'metrics';
   parameters: Parameter[];
   requestBody?: { required: boolean; contentTypes: string[]; schema?: Json; examples: unknown[]; multipartParts: string[] };
   responses: Record<string, ResponseSpec>;
@@ -141,6 +141,7 @@ export function operations(doc: Json = loadSpec()): Operation[] {
       const kind = security.length === 0 || security.some((req: Json) => Object.keys(req).length === 0)
         ? 'public'
         : security.every((req: Json) => 'operatorKey' in req) ? 'operator'
+        : security.every((req: Json) => 'metricsToken' in req) ? 'metrics'
         : security.every((req: Json) => 'bearerAuth' in req) ? 'bearer'
           : security.every((req: Json) => 'staffAuth' in req) ? 'staff' : 'apiKey';
       const body = op.requestBody ? resolveRef(doc, op.requestBody) : undefined;

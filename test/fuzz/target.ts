@@ -24,6 +24,8 @@ export interface Target {
   otherApiKey: string;
   /** The platform operator's key, for the operator's calls (`operatorKey`); a target without them has none. */
   operatorKey?: string;
+  /** The server's METRICS_TOKEN, for `GET /metrics` (`metricsToken`); a target without metrics has none. */
+  metricsToken?: string;
   /** The server's body limit, for the 413 probe. */
   bodyLimitBytes?: number;
   /** Signs a new client up through the API (tenant 1 unless another key is given). */
@@ -31,6 +33,9 @@ export interface Target {
   /** A fresh session of a tenant 1 staff member, for the staff calls; a target without staff calls has none. */
   newStaff?(): Promise<Client>;
 }
+
+/** The METRICS_TOKEN the fuzzer's servers are given, so `GET /metrics` is routed and fuzzed like any other operation. */
+export const FUZZ_METRICS_TOKEN = 'fuzz-metrics-token-0123456789abcdef0123';
 
 /** The signup operation: the operation answering an access token that needs only the Api-Key. */
 function signUpOperation(doc: Json) {
@@ -46,6 +51,7 @@ export function harnessTarget(h: Harness, app: FastifyInstance = h.app, doc: Jso
     apiKey: h.apiKey,
     otherApiKey: h.otherApiKey,
     operatorKey: h.config.operatorKey,
+    metricsToken: h.config.metricsToken,
     bodyLimitBytes: h.config.bodyLimitBytes,
     async newClient(apiKey = h.apiKey) {
       const body = individualBody();

@@ -110,7 +110,7 @@ export async function createHarness(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, changes: handle.changes, clock, payments: options.payments, messages: options.messages });
+  const app = await buildApp({ config, db: handle.db, changes: handle.changes, poolStats: handle.poolStats, clock, payments: options.payments, messages: options.messages });
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);

@@ -8,7 +8,8 @@ import { createHarness, type Harness } from '../helpers/harness.js';
  */
 
 let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
+// With a METRICS_TOKEN, so GET /metrics (routed only then) is served too.
+beforeAll(async () => { h = await createHarness({ metricsToken: 'metrics-token-of-the-route-inventory-000' }); });
 afterAll(async () => { await h.close(); });
 
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -23,6 +24,16 @@ describe('route inventory', () => {
       .map((op) => `${op.method} /api/v1${op.path.replace(/\{(\w+)\}/g, ':$1')}`)
       .sort();
     expect(served).toEqual(declared);
+  });
+
+  it('leaves GET /metrics out without a METRICS_TOKEN', async () => {
+    const off = await createHarness();
+    try {
+      expect(off.app.routeTable.filter((route) => route.url === '/api/v1/metrics')).toEqual([]);
+      expect(off.app.routeTable.filter((route) => route.url === '/api/v1/health')).not.toEqual([]);
+    } finally {
+      await off.close();
+    }
   });
 
 });

@@ -8,7 +8,7 @@ import { fuzzContext } from '../fuzz/resources.js';
 import { formatFailure, fuzzOperation, type KnownFailure } from '../fuzz/run.js';
 import { deref, type Operation } from '../fuzz/spec.js';
 import { syntheticDoc, syntheticTarget } from '../fuzz/synthetic.js';
-import { harnessTarget, type Target } from '../fuzz/target.js';
+import { FUZZ_METRICS_TOKEN, harnessTarget, type Target } from '../fuzz/target.js';
 import { individualBody } from '../helpers/clients.js';
 import { createHarness, EXAMPLES_DAY, type Harness } from '../helpers/harness.js';
 
@@ -43,7 +43,7 @@ let suiteDeadline = 0;
 let remaining = ctx.ops.length;
 
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ metricsToken: FUZZ_METRICS_TOKEN });
   h.clock.set(EXAMPLES_DAY); // the contract's example policies start after it
   target = harnessTarget(h);
   suiteDeadline = Date.now() + SECONDS * 1000;

@@ -63,6 +63,14 @@ describe('configuration', () => {
     expect(loadConfig({ ...prod, OPERATOR_KEY: 'o'.repeat(40) }).operatorKey).toBe('o'.repeat(40));
   });
 
+  it('keeps metrics off without METRICS_TOKEN and refuses one shorter than 32 characters', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(loadConfig({ DATA_DIR: dir }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+    expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'm'.repeat(31) })).toThrow('METRICS_TOKEN must be at least 32 characters (unset it to turn metrics off)');
+  });
+
   it('reads the environment it documents and refuses nonsense numbers', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
     const config = loadConfig({

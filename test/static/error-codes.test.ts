@@ -24,13 +24,14 @@ const PLATFORM_SOURCES: Record<RouteKind, { from: [string, string][]; except?: [
   apiKey: { from: [['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']] },
   bearerAuth: {
     from: [['server/app/security.ts', 'securityHook']],
-    except: [['server/app/security.ts', 'checkOperatorKey'], ['server/app/security.ts', 'permitted'], ['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']],
+    except: [['server/app/security.ts', 'checkOperatorKey'], ['server/app/security.ts', 'checkMetricsToken'], ['server/app/security.ts', 'permitted'], ['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']],
   },
   staffAuth: {
     from: [['server/app/security.ts', 'securityHook']],
-    except: [['server/app/security.ts', 'checkOperatorKey'], ['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']],
+    except: [['server/app/security.ts', 'checkOperatorKey'], ['server/app/security.ts', 'checkMetricsToken'], ['server/app/security.ts', 'apiKeyOf'], ['server/app/security.ts', 'readTenantAndToken']],
   },
   operatorKey: { from: [['server/app/security.ts', 'checkOperatorKey']] },
+  metricsToken: { from: [['server/app/security.ts', 'checkMetricsToken']] },
   webhookSignature: { from: [['server/app/security.ts', 'webhookSignatureCheck']] },
 };
 

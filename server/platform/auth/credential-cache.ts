@@ -48,6 +48,8 @@ export class CredentialCache {
   private stop?: () => Promise<void>;
   /** Who waits for which notice (`noticed`). */
   private readonly waiting = new Map<string, () => void>();
+  /** Reads answered from what was kept, reads that went to the database, entries dropped by a notice or a lost listener (metrics read them). */
+  readonly counts = { hits: 0, misses: 0, drops: 0 };
 
   /** Starts receiving the database's notices; until then (and without a feed) nothing is kept. */
   async start(feed: ChangeFeed | undefined): Promise<void> {
@@ -86,14 +88,24 @@ export class CredentialCache {
   /** Whether entries are being kept (notices are being received). */
   get active(): boolean { return this.listening; }
 
+  /** How many entries are kept now. */
+  get size(): number { return this.entries.size; }
+
   /**
    * The value kept under `key`, or `load()`'s, then kept under `key` with `tags` (each a reason to
    * drop it) when no notice came in while it loaded.
    */
   async read<T>(key: string, load: () => Promise<T>, tags: (value: T) => readonly string[]): Promise<T> {
-    if (!this.listening) return load();
+    if (!this.listening) {
+      this.counts.misses += 1;
+      return load();
+    }
     const kept = this.entries.get(key);
-    if (kept) return kept.value as T;
+    if (kept) {
+      this.counts.hits += 1;
+      return kept.value as T;
+    }
+    this.counts.misses += 1;
     const seen = this.generation;
     const value = await load();
     const entryTags = tags(value);
@@ -121,6 +133,7 @@ export class CredentialCache {
     }
     const keys = this.byTag.get(tag);
     if (!keys) return;
+    this.counts.drops += keys.size;
     for (const key of [...keys]) this.entries.delete(key);
   }
 
@@ -138,6 +151,7 @@ export class CredentialCache {
     this.generation += 1;
     this.forgottenUpTo = this.generation;
     this.lastNotice.clear();
+    this.counts.drops += this.entries.size;
     this.entries.clear();
     this.byTag.clear();
   }

@@ -24,9 +24,23 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
 }
 
+/** The connections behind `db` right now: PostgreSQL's pool, or PGlite's one session (max 1). */
+export interface PoolStats {
+  /** Most connections the pool opens. */
+  max: number;
+  /** Checked out by a query or transaction. */
+  inUse: number;
+  /** Open and free. */
+  idle: number;
+  /** Queries or transactions waiting for a connection. */
+  waiting: number;
+}
+
 export interface DatabaseHandle {
   db: Db;
   driver: 'pg' | 'pglite';
+  /** The pool's connections now (for metrics). */
+  poolStats(): PoolStats;
   /** NOTIFY messages of the database, for caches that must drop what another writer changed. */
   changes: ChangeFeed;
   close(): Promise<void>;
@@ -158,7 +172,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
     };
-    return { db, driver: 'pg', changes, close };
+    const max = options.poolSize ?? 10;
+    const poolStats = () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, driver: 'pg', changes, close, poolStats };
   }
 
   const location = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pglite');
@@ -168,7 +184,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     loadDataDir: options.loadDataDir,
     parsers: { [pgliteTypes.INT8]: passThrough, [pgliteTypes.NUMERIC]: passThrough, [pgliteTypes.DATE]: passThrough },
   });
-  const db = openShared(new PGliteDialect(client));
+  const dialect = new PGliteDialect(client);
+  const db = openShared(dialect);
   // One process, one session: a notice reaches the listener as the COMMIT that sent it returns.
   const changes: ChangeFeed = {
     async listen(channel, listener) {
@@ -177,5 +194,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       return async () => { listener.listening(false); if (!client.closed) await unlisten(); };
     },
   };
-  return { db, driver: 'pglite', changes, close: () => db.destroy() };
+  const poolStats = () => {
+    const { inUse, waiting } = dialect.sessionStats();
+    return { max: 1, inUse, idle: 1 - inUse, waiting };
+  };
+  return { db, driver: 'pglite', changes, close: () => db.destroy(), poolStats };
 }

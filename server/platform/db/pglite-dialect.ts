@@ -18,9 +18,14 @@ import {
  * money). Waiting too long for the session means a query ran outside its transaction: fail loudly.
  */
 export class PGliteDialect implements Dialect {
+  private driver?: PGliteDriver;
   constructor(private readonly client: PGlite, private readonly acquireTimeoutMs = 15_000) {}
   createAdapter() { return new PostgresAdapter(); }
-  createDriver(): Driver { return new PGliteDriver(this.client, this.acquireTimeoutMs); }
+  createDriver(): Driver { return (this.driver = new PGliteDriver(this.client, this.acquireTimeoutMs)); }
+  /** Whether the session is held (0 or 1) and how many wait for it, for metrics. */
+  sessionStats(): { inUse: number; waiting: number } {
+    return { inUse: this.driver?.held ? 1 : 0, waiting: this.driver?.waiting ?? 0 };
+  }
   createIntrospector(db: Kysely<any>) { return new PostgresIntrospector(db); }
   createQueryCompiler() { return new PostgresQueryCompiler(); }
 }
@@ -28,6 +33,9 @@ export class PGliteDialect implements Dialect {
 class PGliteDriver implements Driver {
   private tail: Promise<void> = Promise.resolve();
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
+  /** Callers waiting for the session, and whether one holds it. */
+  waiting = 0;
+  held = false;
 
   constructor(private readonly client: PGlite, private readonly acquireTimeoutMs: number) {}
 
@@ -39,12 +47,14 @@ class PGliteDriver implements Driver {
     const previous = this.tail;
     this.tail = previous.then(() => mine);
     let timer: NodeJS.Timeout | undefined;
+    this.waiting += 1;
     await Promise.race([
       previous,
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error('PGlite session busy too long: a query outside its transaction?')), this.acquireTimeoutMs);
       }),
-    ]).finally(() => clearTimeout(timer));
+    ]).finally(() => { clearTimeout(timer); this.waiting -= 1; });
+    this.held = true;
     const connection = new PGliteConnection(this.client);
     this.releases.set(connection, release);
     return connection;
@@ -58,6 +68,7 @@ class PGliteDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection) { await connection.executeQuery(CompiledQuery.raw('rollback')); }
 
   async releaseConnection(connection: DatabaseConnection) {
+    this.held = false;
     this.releases.get(connection)?.();
     this.releases.delete(connection);
   }

@@ -31,6 +31,7 @@ import { auditTrail } from './20261209_029_audit_trail.js';
 import { webhooks } from './20261210_030_webhooks.js';
 import { refreshTokens } from './20261211_031_refresh_tokens.js';
 import { idempotencyByCaller } from './20261212_032_idempotency_by_caller.js';
+import { backlogIndexes } from './20261213_033_backlog_indexes.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '20261210_030_webhooks': webhooks,
   '20261211_031_refresh_tokens': refreshTokens,
   '20261212_032_idempotency_by_caller': idempotencyByCaller,
+  '20261213_033_backlog_indexes': backlogIndexes,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
