@@ -12,6 +12,7 @@ import { API_PREFIX, documentForReaders } from '../platform/openapi.js';
 import { sandboxProvider, type PaymentProvider } from '../platform/payments/provider.js';
 import { createStorage } from '../platform/storage/index.js';
 import type { EventReactions } from '../platform/events.js';
+import type { Tracing } from '../platform/observability/tracing.js';
 import { domainReactions } from '../domain/reactions.js';
 import { domainSnapshots } from '../domain/snapshots.js';
 import type { AccessTokenClaims } from './security.js';
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   changes?: ChangeFeed;
   /** What follows each business event; the domain's own (server/domain/reactions.ts) unless given. */
   reactions?: EventReactions;
+  /** Traces, when on (server/platform/observability/tracing.ts): the background jobs' spans. */
+  tracing?: Tracing;
 }
 
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
@@ -77,6 +80,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     credentials,
     reactions: options.reactions ?? domainReactions,
     eventSnapshots: domainSnapshots,
+    tracing: options.tracing,
     signAccessToken: async ({ tenantId, clientId, sessionVersion, sessionId }) =>
       sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, sid: sessionId }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion, sessionId }) =>

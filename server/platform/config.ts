@@ -67,6 +67,11 @@ export interface Config {
   renewalReminderDays: number;
   /** How e-mail and SMS leave (server/platform/messages/transports.ts). */
   messages: MessagesConfig;
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: the OTLP/HTTP collector traces are sent to (`<endpoint>/v1/traces`);
+   * unset, nothing is traced and no OpenTelemetry code is loaded.
+   */
+  otlpEndpoint?: string;
 }
 
 /**
@@ -186,7 +191,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renewalReminderDays: renewalReminderDays(env),
     ...storage(env),
     messages: messages(env, production),
+    otlpEndpoint: otlpEndpoint(env),
   };
+}
+
+/** OTEL_EXPORTER_OTLP_ENDPOINT, if set: an http(s) URL, without its trailing slashes. */
+function otlpEndpoint(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try { url = new URL(value); } catch { url = undefined; }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
 }
 
 /** MAIL_FROM outside production when unset: a domain no one owns, so nothing pretends to be real. */

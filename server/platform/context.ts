@@ -10,6 +10,7 @@ import type { Notifier } from './notifier.js';
 import type { MessageTransports } from './messages/transport.js';
 import type { FileStorage } from './storage/storage.js';
 import type { TenantScope } from './tenancy.js';
+import type { Tracing } from './observability/tracing.js';
 
 /** The company whose application called, resolved from the `Api-Key` header. */
 export interface Tenant {
@@ -79,6 +80,8 @@ export interface Services {
   reactions: EventReactions;
   /** Each public event's object as the API answers it, read in the event's transaction (the domain's views, server/domain/snapshots.ts). */
   eventSnapshots: EventSnapshots;
+  /** Traces, when on: background jobs run in spans of their own. */
+  tracing?: Tracing;
   /** Signs an access token for a client of a tenant, of the session (refresh token family) `sessionId` if given. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number; sessionId?: string }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only), of the session `sessionId` if given. */
