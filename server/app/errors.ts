@@ -15,6 +15,8 @@ export const answeredErrorCode = (request: FastifyRequest) => answeredCodes.get(
  */
 function sendError(reply: FastifyReply, error: ApiError) {
   reply.headers(error.headers);
+  // Also here: the router's own errors (a bad URL) are sent without the hooks that set it on other answers.
+  reply.header('x-request-id', reply.request.id);
   if (error.code) answeredCodes.set(reply.request, error.code);
   return reply.code(error.statusCode).type('application/json')
     .send({ ...errorBody(error.statusCode, error.message, error.code, error.errors), requestId: reply.request.id });
