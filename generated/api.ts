@@ -10827,6 +10827,11 @@ export interface components {
              *     ]
              */
             errors?: components["schemas"]["FieldError"][];
+            /**
+             * @description The request's id, the same as the answer's `X-Request-Id` header: the caller's own `X-Request-Id` when it sent a well-formed one (8 to 128 letters, digits, `.`, `_`, `:` or `-`), else one the server made (a UUID). Quote it when reporting a problem: the server's log and traces carry it.
+             * @example 0d3c2f9e-6a1b-4d8e-9c57-2f1e8b6a4c10
+             */
+            requestId?: string;
         };
         /** @description The answer of a call whose result is only a confirmation. */
         MessageResponse: {

@@ -1,18 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { observeStatements } from '../platform/db/transaction-settings.js';
+import { startTracing, type InjectedTracerProvider } from '../platform/observability/tracing.js';
 import { compileValidator, lazySerializers } from '../platform/validation.js';
 import { bodyParsing } from './body.js';
 import { errorHandling, frameworkError, MAX_PARAM_LENGTH } from './errors.js';
 import { observability } from './observability.js';
+import { requestIdOf, requestLog } from './request-log.js';
 import { routes } from './routes.js';
 import { security } from './security.js';
 import { services, type ServiceOptions } from './services.js';
 import { shutdownGate } from './shutdown.js';
 
-export interface AppOptions extends ServiceOptions {
-  /** Fastify's logger setting; off unless given. */
+export interface AppOptions extends Omit<ServiceOptions, 'tracing'> {
+  /** Fastify's logger setting (pino's options, a `stream` among them); off unless given. */
   logger?: boolean | object;
+  /**
+   * Traces to this provider (tests: an in-memory exporter) rather than to `config.otlpEndpoint`'s
+   * collector; shut down when the app closes. Neither: no tracing, no OpenTelemetry code loaded.
+   */
+  tracerProvider?: InjectedTracerProvider;
 }
 
 /**
@@ -21,6 +28,7 @@ export interface AppOptions extends ServiceOptions {
  */
 export const coverline = fp(async (app, options: ServiceOptions) => {
   app.setValidatorCompiler(compileValidator);
+  await app.register(requestLog, { tracing: options.tracing });
   await app.register(errorHandling);
   await app.register(bodyParsing, { config: options.config });
   await app.register(security, { config: options.config });
@@ -32,20 +40,30 @@ export const coverline = fp(async (app, options: ServiceOptions) => {
 
 /** Builds the API: routes, validation and security all come from the bundled contract. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options;
+  const { config, tracerProvider, ...rest } = options;
+  const tracing = await startTracing({ otlpEndpoint: config.otlpEndpoint, tracerProvider });
   const app = Fastify({
     logger: options.logger ?? false,
+    // One line per request of our own (server/app/request-log.ts), without the URL's query string.
+    disableRequestLogging: true,
+    requestIdLogLabel: 'requestId',
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
     // On close, idle keep-alive connections are closed at once rather than holding the close open.
     forceCloseConnections: 'idle',
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkError,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   });
-  await app.register(coverline, options);
+  if (tracing) {
+    // Before any route: @fastify/otel wires each route as it is added.
+    await app.register(tracing.fastifyPlugin);
+    const unobserve = observeStatements(options.db, tracing.statementObserver);
+    app.addHook('onClose', async () => { unobserve(); await tracing.shutdown(); });
+  }
+  await app.register(coverline, { ...rest, config, tracing });
   return app;
 }

@@ -4,10 +4,22 @@ import { numberOutOfRange } from '../platform/db/errors.js';
 import { ApiError, errorBody, HtmlError, invalidRequest, routeNotFound, type AjvError } from '../platform/errors.js';
 import { everyError } from '../platform/validation.js';
 
-/** Answers `{statusCode, message, error, code}` (and `errors`, each invalid field of a 400; `checks`, a failed readiness check's findings): the one error shape of the API (with the error's headers). */
+/** The error code each failed request was answered with, for its log line (server/app/request-log.ts). */
+const answeredCodes = new WeakMap<FastifyRequest, string>();
+export const answeredErrorCode = (request: FastifyRequest) => answeredCodes.get(request);
+
+/**
+ * Answers `{statusCode, message, error, code, requestId}` (and `errors`, each invalid field of a
+ * 400; `checks`, a failed readiness check's findings): the one error shape of the API (with the
+ * error's headers); `requestId` is the request's id, as its `X-Request-Id` header says.
+ */
 function sendError(reply: FastifyReply, error: ApiError) {
   reply.headers(error.headers);
-  return reply.code(error.statusCode).type('application/json').send(errorBody(error.statusCode, error.message, error.code, error.errors, error.details));
+  // Also here: the router's own errors (a bad URL) are sent without the hooks that set it on other answers.
+  reply.header('x-request-id', reply.request.id);
+  if (error.code) answeredCodes.set(reply.request, error.code);
+  return reply.code(error.statusCode).type('application/json')
+    .send({ ...errorBody(error.statusCode, error.message, error.code, error.errors, error.details), requestId: reply.request.id });
 }
 
 /** A server-side disconnect (admin shutdown, crash) or a dropped socket: PostgreSQL classes 57P and 08. */
@@ -74,7 +86,8 @@ function handleError(error: FastifyError | ApiError | Error, request: FastifyReq
   if (numberOutOfRange(error)) {
     // The contract's maximums keep inputs within the columns; a product of two (an amount at an
     // exchange rate) can still overflow one. Nothing was written: the transaction rolled back.
-    request.log.warn({ err: error }, 'number out of range');
+    // A 4xx: logged without its stack, by SQLSTATE (the database's message may quote the value).
+    request.log.warn({ sqlState: (error as { code?: unknown }).code }, 'number out of range');
     return sendError(reply, new ApiError(400, 'NUMBER_OUT_OF_RANGE', 'A number in the request is too large to be stored (an amount or its converted amount); nothing was saved'));
   }
   if (lostDatabaseConnection(error)) {

@@ -69,7 +69,9 @@ export const RECURRING: readonly Recurring[] = [
 ];
 
 /** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */
-export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages' | 'reactions' | 'eventSnapshots'>,
+export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages' | 'reactions' | 'eventSnapshots' | 'tracing'>,
   intervalMs: number, log?: { error(obj: object, msg: string): void }): Worker {
-  return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log });
+  // Traced, each job is a root span named by its queue, its statements its children.
+  const inSpan = services.tracing?.inRootSpan.bind(services.tracing);
+  return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log, inSpan });
 }

@@ -268,8 +268,8 @@ export const security = fp(async (app, { config }: { config: Config }) => {
   await app.register(cors, {
     origin: (origin, callback) => callback(null, corsAllows(config.corsOrigins, origin)),
     methods: METHODS,
-    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key', 'Operator-Key'],
-    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition', 'X-Content-SHA256', 'Idempotent-Replayed'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Api-Key', 'Idempotency-Key', 'Operator-Key', 'X-Request-Id'],
+    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition', 'X-Content-SHA256', 'Idempotent-Replayed', 'X-Request-Id'],
     maxAge: 600,
   });
   app.addHook('onSend', async (_request, reply, payload) => {

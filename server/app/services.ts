@@ -14,6 +14,7 @@ import { sandboxProvider, type PaymentProvider } from '../platform/payments/prov
 import { createStorage } from '../platform/storage/index.js';
 import { Lifecycle } from '../platform/lifecycle.js';
 import type { EventReactions } from '../platform/events.js';
+import type { Tracing } from '../platform/observability/tracing.js';
 import { domainReactions } from '../domain/reactions.js';
 import { domainSnapshots } from '../domain/snapshots.js';
 import type { AccessTokenClaims } from './security.js';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   reactions?: EventReactions;
   /** The database pool's connections now (`DatabaseHandle.poolStats`), for the metrics; without it they have no pool gauges. */
   poolStats?: () => PoolStats;
+  /** Traces, when on (server/platform/observability/tracing.ts): the background jobs' spans. */
+  tracing?: Tracing;
 }
 
 /** Everything with side effects that handlers and jobs are given, made once per app; tests swap parts. */
@@ -86,6 +89,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     reactions: options.reactions ?? domainReactions,
     eventSnapshots: domainSnapshots,
     metrics,
+    tracing: options.tracing,
     signAccessToken: async ({ tenantId, clientId, sessionVersion, sessionId }) =>
       sign({ sub: clientId, tid: tenantId, kind: 'client', sv: sessionVersion, sid: sessionId }),
     signStaffAccessToken: async ({ tenantId, staffId, sessionVersion, sessionId }) =>

@@ -87,6 +87,7 @@ export const CONFIG_VARIABLES = {
   // --- observability ---
   LOG_LEVEL: { area: 'observability', meaning: 'The log\'s level (JSON lines on standard output).', defaultText: '`info` (`silent` when NODE_ENV=test)', secret: false, allowed: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`' },
   METRICS_TOKEN: { area: 'observability', meaning: 'The bearer token `GET /metrics` (Prometheus\'s text format) takes; unset, metrics are off and the route answers 404.', defaultText: 'unset (metrics off)', secret: true, allowed: 'at least 32 characters' },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { area: 'observability', meaning: 'The OpenTelemetry collector traces are sent to over OTLP/HTTP (`<endpoint>/v1/traces`); unset, nothing is traced and no OpenTelemetry code is loaded. The SDK\'s own variables (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`) apply too.', defaultText: 'unset (no traces)', secret: false, allowed: 'an http(s) URL' },
 } as const satisfies Record<string, VariableSpec>;
 
 export type ConfigVariable = keyof typeof CONFIG_VARIABLES;

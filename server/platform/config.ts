@@ -81,6 +81,11 @@ export interface Config {
    * Unset: no metrics are kept and the route answers 404, as if it did not exist.
    */
   metricsToken?: string;
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: the OTLP/HTTP collector traces are sent to (`<endpoint>/v1/traces`);
+   * unset, nothing is traced and no OpenTelemetry code is loaded.
+   */
+  otlpEndpoint?: string;
 }
 
 /**
@@ -213,6 +218,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     ...storage(env),
     messages: messages(env, production),
     metricsToken: metricsToken(env),
+    otlpEndpoint: otlpEndpoint(env),
   };
 }
 
@@ -227,6 +233,16 @@ function metricsToken(env: DeclaredEnv): string | undefined {
     throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters (unset it to turn metrics off)`);
   }
   return token;
+}
+
+/** OTEL_EXPORTER_OTLP_ENDPOINT, if set: an http(s) URL, without its trailing slashes. */
+function otlpEndpoint(env: DeclaredEnv): string | undefined {
+  const value = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try { url = new URL(value); } catch { url = undefined; }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
 }
 
 /** MAIL_FROM outside production when unset: a domain no one owns, so nothing pretends to be real. */

@@ -12,6 +12,7 @@ import type { FileStorage } from './storage/storage.js';
 import type { Metrics } from './observability/metrics.js';
 import type { TenantScope } from './tenancy.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { Tracing } from './observability/tracing.js';
 
 /** The company whose application called, resolved from the `Api-Key` header. */
 export interface Tenant {
@@ -85,6 +86,8 @@ export interface Services {
   eventSnapshots: EventSnapshots;
   /** The Prometheus metrics (`GET /metrics`), when METRICS_TOKEN is set; undefined, nothing is counted. */
   metrics?: Metrics;
+  /** Traces, when on: background jobs run in spans of their own. */
+  tracing?: Tracing;
   /** Signs an access token for a client of a tenant, of the session (refresh token family) `sessionId` if given. */
   signAccessToken(claims: { tenantId: string; clientId: string; sessionVersion: number; sessionId?: string }): Promise<{ token: string; expiresAt: Date }>;
   /** Signs an access token for a staff member of a tenant (`kind: staff`: it passes staff calls only), of the session `sessionId` if given. */

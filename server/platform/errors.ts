@@ -88,6 +88,8 @@ export interface ErrorBody {
   error: string;
   code?: ErrorCode;
   errors?: FieldError[];
+  /** The request's id (its `X-Request-Id`), added where the answer is sent. */
+  requestId?: string;
 }
 
 export function errorBody(statusCode: number, message: string, code?: ErrorCode, errors?: FieldError[], details?: Record<string, unknown>): ErrorBody {

@@ -21,7 +21,7 @@ export interface Answer {
   body: string;
 }
 
-const ERROR_KEYS = new Set(['statusCode', 'message', 'error', 'code']);
+const ERROR_KEYS = new Set(['statusCode', 'message', 'error', 'code', 'requestId']);
 
 export function checkErrorShape(status: number, body: unknown): string[] {
   const problems: string[] = [];
@@ -31,8 +31,9 @@ export function checkErrorShape(status: number, body: unknown): string[] {
   if (typeof b.message !== 'string' || !b.message) problems.push('error body has no string message');
   if (typeof b.error !== 'string' || !b.error) problems.push('error body has no string error');
   if ('code' in b && typeof b.code !== 'string') problems.push('error body code is not a string');
+  if ('requestId' in b && typeof b.requestId !== 'string') problems.push('error body requestId is not a string');
   const extra = Object.keys(b).filter((k) => !ERROR_KEYS.has(k) && !(k === 'errors' && b.code === 'VALIDATION_ERROR') && !(k === 'checks' && b.code === 'NOT_READY'));
-  if (extra.length) problems.push(`error body has keys outside {statusCode, message, error, code}: ${extra.join(', ')}`);
+  if (extra.length) problems.push(`error body has keys outside {statusCode, message, error, code, requestId}: ${extra.join(', ')}`);
   if ('errors' in b && b.code === 'VALIDATION_ERROR') problems.push(...fieldErrorProblems(b.errors));
   return problems;
 }

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../../server/app/app.js';
+import { buildApp, type AppOptions } from '../../server/app/app.js';
 import type { MessageTransports } from '../../server/platform/messages/transport.js';
 import type { PaymentProvider } from '../../server/platform/payments/provider.js';
 import type { Clock } from '../../server/platform/clock.js';
@@ -88,7 +88,13 @@ export interface Harness {
  */
 export async function createHarness(
   overrides: Partial<Config> = {},
-  options: { beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider; messages?: MessageTransports } = {},
+  options: {
+    beforeReady?: (app: FastifyInstance) => void; payments?: PaymentProvider; messages?: MessageTransports;
+    /** Traces to this provider (an in-memory exporter's), as `buildApp` takes it. */
+    tracerProvider?: AppOptions['tracerProvider'];
+    /** Fastify's logger setting (a pino `stream` to read the lines), off unless given. */
+    logger?: AppOptions['logger'];
+  } = {},
 ): Promise<Harness> {
   const url = process.env.DATABASE_URL;
   // A copy of the migrated, seeded template (test/helpers/database-template.ts), not a migration per harness.
@@ -110,7 +116,8 @@ export async function createHarness(
     ...overrides,
   };
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, changes: handle.changes, poolStats: handle.poolStats, clock, payments: options.payments, messages: options.messages });
+  const app = await buildApp({ config, db: handle.db, changes: handle.changes, poolStats: handle.poolStats, clock, payments: options.payments, messages: options.messages,
+    tracerProvider: options.tracerProvider, logger: options.logger });
   // Hooks a test plants run first, as if the handler itself had answered that.
   options.beforeReady?.(app);
   const drifts = watchResponseDrift(app);

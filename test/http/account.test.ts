@@ -143,7 +143,7 @@ describe('changeEmail, changePhoneNumber: PUT /client/account/email and /phone-n
     const { token, body } = await signUp(h);
     const other = await signUp(h);
     expect((await putEmail(token, { oldEmail: 'wrong@example.com', newEmail: 'x@example.com' })).json())
-      .toEqual({ statusCode: 400, message: "body.oldEmail is not the account's email", error: 'Bad Request', code: 'OLD_CONTACT_MISMATCH' });
+      .toEqual({ statusCode: 400, requestId: expect.any(String), message: "body.oldEmail is not the account's email", error: 'Bad Request', code: 'OLD_CONTACT_MISMATCH' });
     expect((await putEmail(token, { oldEmail: body.email, newEmail: body.email })).statusCode).toBe(400);
     const taken = await putEmail(token, { oldEmail: body.email, newEmail: (other.body.email as string).toUpperCase() });
     expect(taken.statusCode).toBe(409);

@@ -30,7 +30,7 @@ describe('login: POST /auth/login', () => {
     const unknown = await login({ username: 'nobody@example.com', password: 'whatever' });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ statusCode: 401, message: 'Invalid email or password', error: 'Unauthorized', code: 'INVALID_CREDENTIALS' });
+      expect(res.json()).toEqual({ statusCode: 401, requestId: expect.any(String), message: 'Invalid email or password', error: 'Unauthorized', code: 'INVALID_CREDENTIALS' });
     }
   });
 
@@ -80,7 +80,7 @@ describe('access tokens', () => {
     expect((await logout(token)).json()).toEqual({ statusCode: 200, success: true, message: 'Logged out' });
     const again = await logout(token);
     expect(again.statusCode).toBe(401);
-    expect(again.json()).toEqual({ statusCode: 401, message: 'The access token is invalid, expired or revoked', error: 'Unauthorized', code: 'INVALID_TOKEN' });
+    expect(again.json()).toEqual({ statusCode: 401, requestId: expect.any(String), message: 'The access token is invalid, expired or revoked', error: 'Unauthorized', code: 'INVALID_TOKEN' });
     expect((await logout(second)).statusCode).toBe(200);
   });
 

@@ -28,7 +28,7 @@ describe('changePassword: PATCH /auth/password', () => {
     const { body, token } = await signUp(h);
     const wrong = await change(token, { oldPassword: 'wrong-pass', newPassword: 'n3w-Secret' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ statusCode: 400, message: 'body.oldPassword is not the current password', error: 'Bad Request', code: 'INVALID_OLD_PASSWORD' });
+    expect(wrong.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'body.oldPassword is not the current password', error: 'Bad Request', code: 'INVALID_OLD_PASSWORD' });
     const same = await change(token, { oldPassword: body.password, newPassword: body.password });
     expect(same.json().message).toBe('body.newPassword must differ from body.oldPassword');
     expect((await change(token, { oldPassword: body.password, newPassword: 'abcd' })).json().message)
@@ -82,7 +82,7 @@ describe('password reset', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i += 1) {
       const res = await reset({ username: body.email, resetCode: wrong, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' });
-      expect(res.json()).toEqual({ statusCode: 400, message: 'The reset code is invalid or has expired', error: 'Bad Request', code: 'INVALID_RESET_CODE' });
+      expect(res.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'The reset code is invalid or has expired', error: 'Bad Request', code: 'INVALID_RESET_CODE' });
     }
     const right = await reset({ username: body.email, resetCode: code, password: 'fresh-Pass1', passwordConfirm: 'fresh-Pass1' });
     expect(right.json().code).toBe('INVALID_RESET_CODE');

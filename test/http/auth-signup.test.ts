@@ -141,7 +141,7 @@ describe('signUp: POST /auth/signup', () => {
     const before = await h.db.selectFrom('clients').select(h.db.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     const sameEmail = await post(individualBody({ email: first.email.toUpperCase() }));
     expect(sameEmail.statusCode).toBe(409);
-    expect(sameEmail.json()).toEqual({ statusCode: 409, message: 'An account with this email already exists', error: 'Conflict', code: 'EMAIL_TAKEN' });
+    expect(sameEmail.json()).toEqual({ statusCode: 409, requestId: expect.any(String), message: 'An account with this email already exists', error: 'Conflict', code: 'EMAIL_TAKEN' });
     const samePhone = await post(individualBody({ phoneNumber: first.phoneNumber }));
     expect(samePhone.statusCode).toBe(409);
     expect(samePhone.json().code).toBe('PHONE_NUMBER_TAKEN');
@@ -167,7 +167,7 @@ describe('signUp: POST /auth/signup', () => {
   it('needs an Api-Key, checked before the body', async () => {
     const none = await post({ nonsense: true }, null);
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual({ statusCode: 401, message: 'The Api-Key header is required', error: 'Unauthorized', code: 'MISSING_API_KEY' });
+    expect(none.json()).toEqual({ statusCode: 401, requestId: expect.any(String), message: 'The Api-Key header is required', error: 'Unauthorized', code: 'MISSING_API_KEY' });
     const wrong = await post(individualBody(), 'sk_sandbox_not_a_real_key');
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().code).toBe('INVALID_API_KEY');

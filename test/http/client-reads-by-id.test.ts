@@ -71,7 +71,7 @@ describe('getTransaction: GET /client/transactions/{id}, getInvoice: GET /client
     for (const [url, message] of [[`/client/transactions/${transactionId}`, 'Transaction not found'], [`/client/invoices/${invoiceId}`, 'Invoice not found']]) {
       for (const as of [cast.otherToken, cast.otherTenant]) {
         const res = await get(url, as);
-        expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 404, body: { statusCode: 404, message, error: 'Not Found', code: 'NOT_FOUND' } });
+        expect({ url, status: res.statusCode, body: res.json() }).toEqual({ url, status: 404, body: { statusCode: 404, requestId: expect.any(String), message, error: 'Not Found', code: 'NOT_FOUND' } });
       }
     }
     const unknownTransaction = await get(`/client/transactions/${randomUUID()}`, cast.token);

@@ -82,7 +82,7 @@ describe('createDeliveryAddress: POST /client/delivery-addresses', () => {
     delete payload[field];
     const res = await create(token, payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, message: `body.${field} is required`, error: 'Bad Request', code: 'VALIDATION_ERROR',
+    expect(res.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: `body.${field} is required`, error: 'Bad Request', code: 'VALIDATION_ERROR',
       errors: [{ field: `body.${field}`, message: 'is required', code: 'required' }] });
     expect(await rowsOf(account.id)).toHaveLength(0);
   });
@@ -117,7 +117,7 @@ describe('createDeliveryAddress: POST /client/delivery-addresses', () => {
     for (const [payload, message] of cases) {
       const res = await create(token, payload);
       expect({ payload, status: res.statusCode, body: res.json() })
-        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
+        .toEqual({ payload, status: 400, body: { statusCode: 400, requestId: expect.any(String), message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
     }
     expect(await rowsOf(account.id)).toHaveLength(0);
   });
@@ -213,7 +213,7 @@ describe('listDeliveryAddresses: GET /client/delivery-addresses', () => {
     const { token } = await signUp(h);
     const res = await list(token, query);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
+    expect(res.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 });
 
@@ -235,7 +235,7 @@ describe('getDeliveryAddress: GET /client/delivery-addresses/{id}', () => {
     for (const id of [UNKNOWN_ID, theirs.id, abroad.id]) {
       const res = await get(token, id);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, message: 'Delivery address not found', error: 'Not Found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Delivery address not found', error: 'Not Found', code: 'NOT_FOUND' });
     }
   });
 
@@ -244,7 +244,7 @@ describe('getDeliveryAddress: GET /client/delivery-addresses/{id}', () => {
     for (const id of ['not-a-uuid', '123', '6a1f3c2e-9b4d-4e8a-8c7f-1d2e3f4a5b6']) {
       const res = await get(token, id);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ statusCode: 400, message: 'params.id must match format "uuid"', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
+      expect(res.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'params.id must match format "uuid"', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
     }
   });
 });
@@ -276,7 +276,7 @@ describe('updateDeliveryAddress: PATCH /client/delivery-addresses/{id}', () => {
     for (const [payload, message] of cases) {
       const res = await patch(token, address.id, payload);
       expect({ payload, status: res.statusCode, body: res.json() })
-        .toEqual({ payload, status: 400, body: { statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
+        .toEqual({ payload, status: 400, body: { statusCode: 400, requestId: expect.any(String), message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) } });
     }
     expect((await get(token, address.id)).json().data).toEqual(address);
   });
@@ -337,7 +337,7 @@ describe('updateDeliveryAddress: PATCH /client/delivery-addresses/{id}', () => {
       const before = await rowById(target.id);
       const res = await patch(token, target.id, { type: 'PRIMARY', name: 'Taken over' });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, message: 'Delivery address not found', error: 'Not Found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Delivery address not found', error: 'Not Found', code: 'NOT_FOUND' });
       expect(await rowById(target.id)).toEqual(before);
     }
     expect((await patch(token, UNKNOWN_ID, { name: 'Nobody' })).statusCode).toBe(404);
@@ -411,7 +411,7 @@ describe('authentication', () => {
     const res = await call(undefined);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({
-      statusCode: 401, message: 'A bearer access token is required (Authorization: Bearer <accessToken>)', error: 'Unauthorized', code: 'MISSING_TOKEN',
+      statusCode: 401, requestId: expect.any(String), message: 'A bearer access token is required (Authorization: Bearer <accessToken>)', error: 'Unauthorized', code: 'MISSING_TOKEN',
     });
   });
 

@@ -197,7 +197,7 @@ describe('uploadDocuments: POST /client/documents', () => {
     await expectNothingLeftBehind(async () => {
       const res = await upload(token, [file('one.pdf', PDF), file('two.png', Buffer.concat([PNG, randomBytes(300_000)]))]);
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error', code: 'INTERNAL_ERROR' });
+      expect(res.json()).toEqual({ statusCode: 500, requestId: expect.any(String), message: 'Internal Server Error', error: 'Internal Server Error', code: 'INTERNAL_ERROR' });
     });
     expect(calls).toBe(2);
   });
@@ -314,7 +314,7 @@ describe('downloadDocument: GET /client/documents/{id}', () => {
     const { token } = await signUp(h);
     const unknown = await h.call({ method: 'GET', url: '/api/v1/client/documents/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', token });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ statusCode: 404, message: 'Document not found', error: 'Not Found', code: 'NOT_FOUND' });
+    expect(unknown.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Document not found', error: 'Not Found', code: 'NOT_FOUND' });
     const malformed = await h.call({ method: 'GET', url: '/api/v1/client/documents/not-a-uuid', token });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ code: 'VALIDATION_ERROR', message: 'params.id must match format "uuid"' });

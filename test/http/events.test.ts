@@ -136,7 +136,7 @@ describe('listEvents: GET /staff/events, getEvent: GET /staff/events/{id}', () =
     for (const id of [theirs.id, internal.id, randomUUID()]) {
       const missing = await get(`/staff/events/${id}`);
       expect({ id, status: missing.statusCode, body: missing.json() })
-        .toEqual({ id, status: 404, body: { statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Event not found' } });
+        .toEqual({ id, status: 404, body: { statusCode: 404, requestId: expect.any(String), error: 'Not Found', code: 'NOT_FOUND', message: 'Event not found' } });
     }
   });
 

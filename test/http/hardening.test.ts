@@ -167,7 +167,7 @@ describe('bodies and addresses no handler expects', () => {
   it('keeps the error shape on an address too long to route (414)', async () => {
     const res = await h.app.inject({ method: 'GET', url: `/api/v1/client/policies/${'a'.repeat(5000)}`, headers: { 'api-key': h.apiKey } });
     expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ statusCode: 414, error: 'URI Too Long', code: 'URI_TOO_LONG', message: expect.stringMatching(/longer than 100 characters$/) });
+    expect(res.json()).toEqual({ statusCode: 414, requestId: expect.any(String), error: 'URI Too Long', code: 'URI_TOO_LONG', message: expect.stringMatching(/longer than 100 characters$/) });
     expect(res.body.length).toBeLessThan(400);
     const unknown = await h.app.inject({ method: 'GET', url: `/api/v1/${'a'.repeat(100_000)}`, headers: { 'api-key': h.apiKey } });
     expect(unknown.statusCode).toBe(404);

@@ -147,7 +147,7 @@ describe('listInsurers: GET /insurers', () => {
     const broker = await get('/insurers?type=BROKER');
     expect(broker.status).toBe(400);
     expect(broker.body).toEqual({
-      statusCode: 400, message: 'query.type must be one of: INSURER, MICRO_INSURER', error: 'Bad Request', code: 'VALIDATION_ERROR',
+      statusCode: 400, requestId: expect.any(String), message: 'query.type must be one of: INSURER, MICRO_INSURER', error: 'Bad Request', code: 'VALIDATION_ERROR',
       errors: [{ field: 'query.type', message: 'must be one of: INSURER, MICRO_INSURER', code: 'enum' }],
     });
     const bogus = await get('/insurers?type=BOGUS');
@@ -166,7 +166,7 @@ describe('listCountries: GET /countries', () => {
   it('requires include and names it', async () => {
     const { status, body } = await get('/countries');
     expect(status).toBe(400);
-    expect(body).toEqual({ statusCode: 400, message: 'query.include is required', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
+    expect(body).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'query.include is required', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 
   it('rejects an unknown include', async () => {
@@ -342,7 +342,7 @@ describe('listCompanies: GET /client/companies', () => {
   ])('rejects %s naming the field', async (query, message) => {
     const { status, body } = await get(`/client/companies?${query}`);
     expect(status).toBe(400);
-    expect(body).toEqual({ statusCode: 400, message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
+    expect(body).toEqual({ statusCode: 400, requestId: expect.any(String), message, error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
   });
 });
 
@@ -442,10 +442,10 @@ describe('security and exposure', () => {
   it.each(ENDPOINTS)('%s needs an Api-Key', async (url) => {
     const missing = await get(url, null);
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual({ statusCode: 401, message: 'The Api-Key header is required', error: 'Unauthorized', code: 'MISSING_API_KEY' });
+    expect(missing.body).toEqual({ statusCode: 401, requestId: expect.any(String), message: 'The Api-Key header is required', error: 'Unauthorized', code: 'MISSING_API_KEY' });
     const wrong = await get(url, 'sk_test_not-a-real-key');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ statusCode: 401, message: 'The Api-Key is not valid', error: 'Unauthorized', code: 'INVALID_API_KEY' });
+    expect(wrong.body).toEqual({ statusCode: 401, requestId: expect.any(String), message: 'The Api-Key is not valid', error: 'Unauthorized', code: 'INVALID_API_KEY' });
   });
 
   it('checks the Api-Key before validating the query', async () => {

@@ -250,8 +250,8 @@ describe('listSandboxMessages: GET /sandbox/messages', () => {
     const res = await list('/sandbox/messages', { apiKey: live });
     const unknown = await list('/sandbox/nothing-here', { apiKey: live });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ statusCode: 404, message: 'Route GET /api/v1/sandbox/messages not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
-    expect(unknown.json()).toEqual({ ...res.json(), message: 'Route GET /api/v1/sandbox/nothing-here not found' });
+    expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Route GET /api/v1/sandbox/messages not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
+    expect(unknown.json()).toEqual({ ...res.json(), requestId: unknown.headers['x-request-id'], message: 'Route GET /api/v1/sandbox/nothing-here not found' });
     expect((await list('/sandbox/messages', { apiKey: null })).json().code).toBe('MISSING_API_KEY');
   });
 
@@ -261,7 +261,7 @@ describe('listSandboxMessages: GET /sandbox/messages', () => {
       for (const apiKey of [production.apiKey, null]) {
         const res = await production.call({ method: 'GET', url: '/api/v1/sandbox/messages?recipient=kofi%40example.com', apiKey });
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ statusCode: 404, message: 'Route GET /api/v1/sandbox/messages not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
+        expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Route GET /api/v1/sandbox/messages not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
       }
     } finally {
       await production.close();

@@ -50,11 +50,11 @@ describe('the operator key', () => {
     for (const call of calls) {
       const missing = await h.call({ ...call, apiKey: null });
       expect({ call: call.url, body: missing.json() }).toEqual({
-        call: call.url, body: { statusCode: 401, message: 'The Operator-Key header is required', error: 'Unauthorized', code: 'MISSING_OPERATOR_KEY' },
+        call: call.url, body: { statusCode: 401, requestId: expect.any(String), message: 'The Operator-Key header is required', error: 'Unauthorized', code: 'MISSING_OPERATOR_KEY' },
       });
       const wrong = await h.call({ ...call, apiKey: null, headers: { 'operator-key': `${DEFAULT_SANDBOX_OPERATOR_KEY}x` } });
       expect({ call: call.url, body: wrong.json() }).toEqual({
-        call: call.url, body: { statusCode: 401, message: 'The Operator-Key is not valid', error: 'Unauthorized', code: 'INVALID_OPERATOR_KEY' },
+        call: call.url, body: { statusCode: 401, requestId: expect.any(String), message: 'The Operator-Key is not valid', error: 'Unauthorized', code: 'INVALID_OPERATOR_KEY' },
       });
     }
     const logo = multipart([file('logo.png', PNG, 'image/png')].map((part) => ({ ...part, field: 'logo' })));

@@ -130,7 +130,7 @@ describe.each(kinds.map((kind) => [kind.operationId, kind] as const))('%s', (_id
     const price = new Decimal((await post(kind.path, kind.example)).json().data.premium);
     const res = await post(kind.path, { ...kind.example, premium: price.plus(1).toNumber() });
     expect(res.json()).toEqual({
-      statusCode: 422, error: 'Unprocessable Entity', code: 'PREMIUM_MISMATCH',
+      statusCode: 422, requestId: expect.any(String), error: 'Unprocessable Entity', code: 'PREMIUM_MISMATCH',
       message: `body.premium must be ${price.toFixed(2)} GHS, the price of this cover (leave premium out to accept it)`,
     });
   });

@@ -134,7 +134,7 @@ describe('downloadReceipt: GET /client/transactions/{id}/receipt.pdf', () => {
     let res = await receipt(pending.id);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
-      statusCode: 409, error: 'Conflict', code: 'PAYMENT_NOT_CONFIRMED',
+      statusCode: 409, requestId: expect.any(String), error: 'Conflict', code: 'PAYMENT_NOT_CONFIRMED',
       message: `Transaction ${pending.transactionNo} is PENDING_APPROVAL: a receipt is issued only for money received (APPROVED or VERIFIED)`,
     });
     await decide(pending.id, 'REJECTED');

@@ -16,9 +16,9 @@ beforeAll(async () => { h = await createHarness(); });
 afterAll(async () => { await h.close(); });
 
 const REFRESH_TOKEN = /^rt_[A-Za-z0-9_-]{43}$/;
-const INVALID_REFRESH_TOKEN = { statusCode: 401, message: 'The refresh token is invalid, expired or revoked: sign in again', error: 'Unauthorized', code: 'INVALID_REFRESH_TOKEN' };
+const INVALID_REFRESH_TOKEN = { statusCode: 401, requestId: expect.any(String), message: 'The refresh token is invalid, expired or revoked: sign in again', error: 'Unauthorized', code: 'INVALID_REFRESH_TOKEN' };
 const REFRESH_TOKEN_REUSED = {
-  statusCode: 401, message: 'The refresh token was already used: its session is revoked, every token of it included; sign in again',
+  statusCode: 401, requestId: expect.any(String), message: 'The refresh token was already used: its session is revoked, every token of it included; sign in again',
   error: 'Unauthorized', code: 'REFRESH_TOKEN_REUSED',
 };
 

@@ -156,7 +156,7 @@ describeSdk('generated SDK against a running server', () => {
 
   it('errors are ResponseErrors: 401 for a bad key, 400 for a bad body, 409 for a duplicate signup', async () => {
     const badKey = await failure(lookups({ apiKey: 'sk_sandbox_unknown' }).listInsurers());
-    expect(badKey).toEqual({ status: 401, body: { statusCode: 401, message: 'The Api-Key is not valid', error: 'Unauthorized', code: 'INVALID_API_KEY' } });
+    expect(badKey).toEqual({ status: 401, body: { statusCode: 401, requestId: expect.any(String), message: 'The Api-Key is not valid', error: 'Unauthorized', code: 'INVALID_API_KEY' } });
 
     const badBody = await failure(auth().signUp({ signUpRequest: individual({ password: 'abc' }) }));
     expect(badBody.status).toBe(400);

@@ -23,8 +23,8 @@ const STAFF = {
   officer: member('officer'), agent: member('agent'),
 };
 
-const INVALID_CREDENTIALS = { statusCode: 401, message: 'Invalid email or password', error: 'Unauthorized', code: 'INVALID_CREDENTIALS' };
-const INVALID_TOKEN = { statusCode: 401, message: 'The access token is invalid, expired or revoked', error: 'Unauthorized', code: 'INVALID_TOKEN' };
+const INVALID_CREDENTIALS = { statusCode: 401, requestId: expect.any(String), message: 'Invalid email or password', error: 'Unauthorized', code: 'INVALID_CREDENTIALS' };
+const INVALID_TOKEN = { statusCode: 401, requestId: expect.any(String), message: 'The access token is invalid, expired or revoked', error: 'Unauthorized', code: 'INVALID_TOKEN' };
 
 const login = (username: string, password = PASSWORD, apiKey?: string) =>
   h.call({ method: 'POST', url: '/api/v1/staff/auth/login', payload: { username, password }, apiKey });
@@ -157,12 +157,12 @@ describe('token kinds', () => {
     const onClientCall = await h.call({ method: 'GET', url: '/api/v1/client/account', token: staffToken });
     expect(onClientCall.statusCode).toBe(403);
     expect(onClientCall.json()).toEqual({
-      statusCode: 403, message: 'This call is for signed-in clients; a staff token cannot make it', error: 'Forbidden', code: 'WRONG_TOKEN_KIND',
+      statusCode: 403, requestId: expect.any(String), message: 'This call is for signed-in clients; a staff token cannot make it', error: 'Forbidden', code: 'WRONG_TOKEN_KIND',
     });
     const onStaffCall = await me(clientToken);
     expect(onStaffCall.statusCode).toBe(403);
     expect(onStaffCall.json()).toEqual({
-      statusCode: 403, message: 'This call is for staff; a client token cannot make it', error: 'Forbidden', code: 'WRONG_TOKEN_KIND',
+      statusCode: 403, requestId: expect.any(String), message: 'This call is for staff; a client token cannot make it', error: 'Forbidden', code: 'WRONG_TOKEN_KIND',
     });
     // Logging out is each kind's own call too.
     expect((await h.call({ method: 'POST', url: '/api/v1/auth/logout', token: staffToken })).json().code).toBe('WRONG_TOKEN_KIND');
@@ -188,7 +188,7 @@ describe('changeStaffPassword: PATCH /staff/auth/password', () => {
     const token = await tokenOf(STAFF.headSales.email);
     const wrong = await change(token, { oldPassword: 'wrong-pass', newPassword: 'Und3rwrite-2027' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ statusCode: 400, message: 'body.oldPassword is not the current password', error: 'Bad Request', code: 'INVALID_OLD_PASSWORD' });
+    expect(wrong.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'body.oldPassword is not the current password', error: 'Bad Request', code: 'INVALID_OLD_PASSWORD' });
     const same = await change(token, { oldPassword: PASSWORD, newPassword: PASSWORD });
     expect(same.statusCode).toBe(400);
     expect(same.json().message).toBe('body.newPassword must differ from body.oldPassword');
@@ -248,10 +248,10 @@ describe('staff password reset', () => {
 
     const wrong = await reset({ ...fresh, resetCode: code === '000000' ? '111111' : '000000' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ statusCode: 400, message: 'The reset code is invalid or has expired', error: 'Bad Request', code: 'INVALID_RESET_CODE' });
+    expect(wrong.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'The reset code is invalid or has expired', error: 'Bad Request', code: 'INVALID_RESET_CODE' });
     const mismatch = await reset({ ...fresh, resetCode: code, passwordConfirm: 'Cl41ms-Other' });
     expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json()).toEqual({ statusCode: 400, message: 'body.passwordConfirm must equal body.password', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
+    expect(mismatch.json()).toEqual({ statusCode: 400, requestId: expect.any(String), message: 'body.passwordConfirm must equal body.password', error: 'Bad Request', code: 'VALIDATION_ERROR', errors: expect.any(Array) });
     expect((await reset({ ...fresh, resetCode: code, password: 'short-1', passwordConfirm: 'short-1' })).json().message)
       .toBe('body.password must NOT have fewer than 8 characters');
     // A staff member's code is no use on the clients' reset.

@@ -218,7 +218,7 @@ describe('who sees which clients', () => {
       expect({ name, listed: listed.includes(own[name]) }).toEqual({ name, listed: false });
       const res = await get(token, own[name]);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, message: 'Client not found', error: 'Not Found', code: 'NOT_FOUND' });
+      expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Client not found', error: 'Not Found', code: 'NOT_FOUND' });
     }
     for (const name of unseen) {
       expect((await update(token, own[name], { city: 'Tamale' })).statusCode).toBe(404);

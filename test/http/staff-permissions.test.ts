@@ -61,7 +61,7 @@ describe('the staff permission table, enforced', () => {
     });
     expect(res.statusCode).toBe(403);
     const action = op.summary.charAt(0).toLowerCase() + op.summary.slice(1);
-    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', code: 'NOT_PERMITTED', message: `A ${position} (${type}) may not ${action}` });
+    expect(res.json()).toEqual({ statusCode: 403, requestId: expect.any(String), error: 'Forbidden', code: 'NOT_PERMITTED', message: `A ${position} (${type}) may not ${action}` });
   });
 
   it('lets every granted cell past the check (it answers anything but 403 NOT_PERMITTED)', async () => {

@@ -30,7 +30,7 @@ describe('system', () => {
   it('answers unknown routes with the error shape', async () => {
     const res = await h.call({ method: 'GET', url: '/api/v1/no-such-thing' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ statusCode: 404, message: 'Route GET /api/v1/no-such-thing not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
+    expect(res.json()).toEqual({ statusCode: 404, requestId: expect.any(String), message: 'Route GET /api/v1/no-such-thing not found', error: 'Not Found', code: 'ROUTE_NOT_FOUND' });
   });
 
   it('sets security headers', async () => {

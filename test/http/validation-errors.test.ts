@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await h.close(); });
 
-const BAD_REQUEST = { statusCode: 400, error: 'Bad Request', code: 'VALIDATION_ERROR' };
+const BAD_REQUEST = { statusCode: 400, requestId: expect.any(String), error: 'Bad Request', code: 'VALIDATION_ERROR' };
 
 describe('signUp: POST /auth/signup, with several invalid fields', () => {
   it('lists all three in errors, message naming the first as before', async () => {

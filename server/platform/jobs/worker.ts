@@ -23,6 +23,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   workerId?: string;
   log?: { error(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
+  /** Runs each job (its handler, then its completion or failure) in a root span of its queue's name, when tracing is on. */
+  inSpan?: <T>(name: string, attributes: Record<string, string | number | boolean>, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface Worker {
@@ -73,16 +75,19 @@ export function createWorker(options: WorkerOptions): Worker {
         options.log?.warn?.({ job: job.id, queue: job.queue, attempt: job.attempts }, `job ${job.queue} skipped: its lease ended before its turn and another worker took it`);
         continue;
       }
-      current = { queue: job.queue, id: job.id };
-      try {
-        await options.handlers[job.queue](job, options.clock.now());
-        await complete(options.db, job, id, options.clock.now());
-      } catch (error) {
-        const { retryAt } = await fail(options.db, job, id, error, options.clock.now());
-        options.log?.error({ err: error, job: job.id, queue: job.queue, attempt: job.attempts, retryAt }, `job ${job.queue} failed`);
-      } finally {
-        current = undefined;
-      }
+      const run = async () => {
+        current = { queue: job.queue, id: job.id };
+        try {
+          await options.handlers[job.queue](job, options.clock.now());
+          await complete(options.db, job, id, options.clock.now());
+        } catch (error) {
+          const { retryAt } = await fail(options.db, job, id, error, options.clock.now());
+          options.log?.error({ err: error, job: job.id, queue: job.queue, attempt: job.attempts, retryAt }, `job ${job.queue} failed`);
+        } finally {
+          current = undefined;
+        }
+      };
+      await (options.inSpan ? options.inSpan(job.queue, { 'coverline.job.id': job.id, 'coverline.job.queue': job.queue, 'coverline.job.attempt': job.attempts }, run) : run());
     }
     return jobs.length;
   }
