@@ -131,6 +131,7 @@ const docs: Item[] = [
   'audit-trail',
   categoryOf(WEBHOOK_EVENTS) ?? 'webhooks',
   'scaling',
+  'operating',
   'changelog',
   ...[...SECTIONS, ...extra].flatMap((section) => categoryOf(section) ?? []),
   ...loose.map((doc) => ({ type: 'doc' as const, id: doc.id, label: doc.label, className: doc.className })),

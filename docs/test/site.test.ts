@@ -88,6 +88,7 @@ describe('every page of the product spec that exists now answers and shows its h
     ['/docs/changelog', /^Changelog$/],
     ['/docs/authentication', /^Authentication$/],
     ['/docs/errors', /^Errors$/],
+    ['/docs/operating', /^Operating Coverline$/],
     // Until createPolicy is in the contract a hand-written page holds this address; then its
     // generated page does (and is checked with the operation pages below).
     ...(operations.some((op) => op.slug === 'category/create-policy') ? [] : [['/docs/category/create-policy', /^Create policy$/] as [string, RegExp]]),
@@ -421,6 +422,18 @@ describe('navigation, colour mode, versions and search', () => {
     const released = readFileSync(path.join(repoDir, 'spec/releases/releases.yaml'), 'utf8').match(/version: '[^']+'/g)!.map((v) => v.slice(10, -1));
     expect(released.length).toBeGreaterThan(2);
     for (const version of released) expect(headings).toContain(version);
+  });
+
+  it('the Operating page shows every configuration variable the server declares, and its alerting rules download', async () => {
+    const { page } = await open('/docs/operating');
+    const main = await page.locator('main').innerText();
+    const declared = [...readFileSync(path.join(repoDir, 'server/platform/config-variables.ts'), 'utf8').matchAll(/^ {2}([A-Z][A-Z0-9_]+): \{ area:/gm)].map((m) => m[1]);
+    expect(declared).toEqual(expect.arrayContaining(['METRICS_TOKEN', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'SHUTDOWN_TIMEOUT_MS', 'DATABASE_URL']));
+    for (const name of declared) expect({ name, shown: main.includes(name) }).toEqual({ name, shown: true });
+    const href = await page.locator('main a', { hasText: 'coverline-alerts.yml' }).first().getAttribute('href');
+    const rules = await httpGet(new URL(href!, site.url).toString());
+    expect(rules.status).toBe(200);
+    expect(rules.body).toContain('alert: CoverlineHighErrorRate');
   });
 
   it('collapses the navbar into the mobile sidebar at 996 px, not at 1200 px', async () => {

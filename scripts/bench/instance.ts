@@ -41,7 +41,7 @@ const config = {
 };
 const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, poolSize: options.poolSize });
 try {
-  const app = await buildApp({ config, db: database.db, changes: database.changes, logger: false });
+  const app = await buildApp({ config, db: database.db, changes: database.changes, poolStats: database.poolStats, logger: false });
   await app.listen({ port: config.port, host: config.host });
   let ran = 0;
   const errors: string[] = [];

@@ -215,7 +215,7 @@ try {
   }
   process.env.TRUST_PROXY = 'true';
   boundHeapGrowth(); // as server/app/main.ts does
-  const api = await buildApp({ config, db, changes: database.changes, logger: false });
+  const api = await buildApp({ config, db, changes: database.changes, poolStats: database.poolStats, logger: false });
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {

@@ -43,6 +43,9 @@ describe('a journey, logged', () => {
     expect(own.statusCode).toBe(200);
     const wrongToken = await call({ method: 'GET', url: '/api/v1/client/account', token: `${accessToken}x` });
     expect(wrongToken.statusCode).toBe(401);
+    const refreshed = await call({ method: 'POST', url: '/api/v1/auth/token/refresh', payload: { refreshToken } });
+    expect(refreshed.statusCode).toBe(200);
+    const renewed = refreshed.json().data as { accessToken: string; refreshToken: string };
     await call({ method: 'POST', url: '/api/v1/auth/password/request-reset', payload: { username: body.email } });
     const code = await codeSentTo(h, body.email);
     const reset = await call({ method: 'POST', url: '/api/v1/auth/password/reset',
@@ -68,7 +71,7 @@ describe('a journey, logged', () => {
     expect(completed()).toHaveLength(answers.length);
 
     const everything = JSON.stringify(lines);
-    for (const secret of [body.password, 'Fresh-Secret-Pass2', accessToken, refreshToken, h.apiKey, 'sk_test_not-a-real-key-0000', code,
+    for (const secret of [body.password, 'Fresh-Secret-Pass2', accessToken, refreshToken, renewed.accessToken, renewed.refreshToken, h.apiKey, 'sk_test_not-a-real-key-0000', code,
       body.email, body.phoneNumber, 'secret-query-value']) {
       expect({ secret, logged: everything.includes(secret) }).toEqual({ secret, logged: false });
     }
