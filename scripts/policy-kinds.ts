@@ -111,6 +111,8 @@ const ERRORS = `    '400':
       $ref: ../../components/responses/PremiumMismatch.yaml
     '500':
       $ref: ../../components/responses/InternalError.yaml
+    '503':
+      $ref: ../../components/responses/ServiceUnavailable.yaml
 `;
 
 /** `POST /client/policies/<path>`. */

@@ -295,7 +295,12 @@ try {
     reports.push(report);
     console.log(line(report));
   }
-  if (chosen('observability')) reports.push(...await observabilityCases());
+  if (chosen('observability')) {
+    for (const report of await observabilityCases()) {
+      reports.push(report);
+      console.log(line(report));
+    }
+  }
 } catch (error) {
   console.error(`bench: ${(error as Error).stack ?? error}`);
   await cleanUp();
