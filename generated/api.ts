@@ -5434,7 +5434,7 @@ export interface webhooks {
                      *       "id": "7ade92c7-a5fd-4770-889a-0aa63942668e",
                      *       "type": "client.created",
                      *       "createdAt": "2026-11-20T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -5574,7 +5574,7 @@ export interface webhooks {
                      *       "id": "31e380c1-eecc-4a06-899b-19e110462f8c",
                      *       "type": "client.updated",
                      *       "createdAt": "2026-11-20T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -5716,7 +5716,7 @@ export interface webhooks {
                      *       "id": "28886929-1e35-4380-8aba-d0d12b94d469",
                      *       "type": "client.deactivated",
                      *       "createdAt": "2026-11-20T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -5868,7 +5868,7 @@ export interface webhooks {
                      *       "id": "448b4b79-c5df-49d3-8136-3e511ca4f601",
                      *       "type": "policy.created",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "client",
                      *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
@@ -6087,7 +6087,7 @@ export interface webhooks {
                      *       "id": "d8717c15-af53-48e6-870f-8dc37e7c0ac8",
                      *       "type": "policy.updated",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "client",
                      *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
@@ -6308,7 +6308,7 @@ export interface webhooks {
                      *       "id": "fabe4572-a1e2-42e4-8c33-7eea4320863e",
                      *       "type": "policy.stateChanged",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "system",
                      *         "id": null
@@ -6529,7 +6529,7 @@ export interface webhooks {
                      *       "id": "5b25b494-d6f0-4710-8243-97e042d97f10",
                      *       "type": "policy.renewed",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "client",
                      *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
@@ -6748,7 +6748,7 @@ export interface webhooks {
                      *       "id": "9e6bf296-c0e6-4b9d-8e82-3628359f4153",
                      *       "type": "policy.cancelled",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -6969,7 +6969,7 @@ export interface webhooks {
                      *       "id": "e9555639-6381-4dde-81df-802197cc1d4e",
                      *       "type": "invoice.created",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7103,7 +7103,7 @@ export interface webhooks {
                      *       "id": "63555d8e-3f38-45d9-8bf1-f03ef4cb0f1c",
                      *       "type": "invoice.paid",
                      *       "createdAt": "2026-11-21T11:05:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7248,7 +7248,7 @@ export interface webhooks {
                      *       "id": "d8923c04-425c-4b49-82ae-ab6febd90dec",
                      *       "type": "invoice.closed",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7387,7 +7387,7 @@ export interface webhooks {
                      *       "id": "1fd217cd-e4fb-44f2-8150-4d757b21a3a1",
                      *       "type": "transaction.created",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7513,7 +7513,7 @@ export interface webhooks {
                      *       "id": "cb857edb-6aa6-4141-8512-f7c677fe73e1",
                      *       "type": "transaction.approved",
                      *       "createdAt": "2026-11-21T11:05:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7646,7 +7646,7 @@ export interface webhooks {
                      *       "id": "0a5ea6fa-845f-4b94-880e-295eacc6db24",
                      *       "type": "transaction.rejected",
                      *       "createdAt": "2026-11-21T11:05:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -7774,7 +7774,7 @@ export interface webhooks {
                      *       "id": "64b19cbc-af46-40dd-8d8d-f3ee03a832f1",
                      *       "type": "transaction.failed",
                      *       "createdAt": "2026-11-21T11:05:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "provider",
                      *         "id": "sandbox"
@@ -7902,7 +7902,7 @@ export interface webhooks {
                      *       "id": "51e8b6a8-d1f0-47b4-8fd5-fc393ebf6ce3",
                      *       "type": "directDebit.created",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "client",
                      *         "id": "3f6f2b1e-8a4c-4d7e-9b1a-2c5d8e9f0a1b"
@@ -8030,7 +8030,7 @@ export interface webhooks {
                      *       "id": "31a11d8e-96de-440c-866e-a7720f576423",
                      *       "type": "directDebit.collected",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "provider",
                      *         "id": "sandbox"
@@ -8158,7 +8158,7 @@ export interface webhooks {
                      *       "id": "458fa96f-8305-4be4-8425-98b884b2e57e",
                      *       "type": "directDebit.failed",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "provider",
                      *         "id": "sandbox"
@@ -8286,7 +8286,7 @@ export interface webhooks {
                      *       "id": "3a6e04fb-3430-4f44-8de0-79750c4380d9",
                      *       "type": "directDebit.cancelled",
                      *       "createdAt": "2026-12-10T14:02:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -8430,7 +8430,7 @@ export interface webhooks {
                      *       "id": "31484be8-02dd-4378-858e-8ac722958608",
                      *       "type": "claim.filed",
                      *       "createdAt": "2026-11-03T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -8614,7 +8614,7 @@ export interface webhooks {
                      *       "id": "081fe010-37ff-4ee6-81dd-ed1e39bb6ade",
                      *       "type": "claim.reviewed",
                      *       "createdAt": "2026-11-03T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -8798,7 +8798,7 @@ export interface webhooks {
                      *       "id": "94fcd064-4bad-45f6-8d8c-b1a299721e5c",
                      *       "type": "claim.stageChanged",
                      *       "createdAt": "2026-11-03T10:15:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -8984,7 +8984,7 @@ export interface webhooks {
                      *       "id": "d99edd09-0f2c-4c3b-8f83-e168a2a44f1e",
                      *       "type": "claim.settled",
                      *       "createdAt": "2026-11-20T14:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9211,7 +9211,7 @@ export interface webhooks {
                      *       "id": "9a25b19c-8b8a-408d-84ea-6aed4f0a6e02",
                      *       "type": "claim.closed",
                      *       "createdAt": "2026-11-20T14:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9438,7 +9438,7 @@ export interface webhooks {
                      *       "id": "283e6416-cbd3-4dcb-8015-870c23c982cd",
                      *       "type": "policyClosure.requested",
                      *       "createdAt": "2026-11-21T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9549,7 +9549,7 @@ export interface webhooks {
                      *       "id": "58a9c1ac-f305-4178-8f8f-4795e535c247",
                      *       "type": "policyClosure.approved",
                      *       "createdAt": "2026-11-25T10:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9666,7 +9666,7 @@ export interface webhooks {
                      *       "id": "acd45235-6de7-47ae-8b98-c47d00af1c0b",
                      *       "type": "policyClosure.rejected",
                      *       "createdAt": "2026-11-25T10:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9783,7 +9783,7 @@ export interface webhooks {
                      *       "id": "213bb542-6ca8-41a2-8b53-4a786e2e545e",
                      *       "type": "product.created",
                      *       "createdAt": "2026-11-21T09:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -9920,7 +9920,7 @@ export interface webhooks {
                      *       "id": "f2729408-f597-41c0-8f93-94e45eaad10e",
                      *       "type": "product.assigned",
                      *       "createdAt": "2026-11-21T10:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -10067,7 +10067,7 @@ export interface webhooks {
                      *       "id": "322ac19e-ebb8-4f58-8996-a6466b90d6c3",
                      *       "type": "product.unassigned",
                      *       "createdAt": "2026-11-21T09:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -10214,7 +10214,7 @@ export interface webhooks {
                      *       "id": "6ab27763-865d-4841-8de4-4d7b38d32aab",
                      *       "type": "staff.created",
                      *       "createdAt": "2026-11-20T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -10338,7 +10338,7 @@ export interface webhooks {
                      *       "id": "84cf7639-7a19-4491-867e-0fb9961d0142",
                      *       "type": "staff.deactivated",
                      *       "createdAt": "2026-11-20T09:30:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
@@ -10464,7 +10464,7 @@ export interface webhooks {
                      *       "id": "2fab4ef2-8372-4c08-8b24-d6ab90e14ffa",
                      *       "type": "webhookEndpoint.ping",
                      *       "createdAt": "2026-11-26T09:00:00.000Z",
-                     *       "apiVersion": "1.3",
+                     *       "apiVersion": "1.4",
                      *       "actor": {
                      *         "by": "staff",
                      *         "id": "e34c02cf-c2f0-5591-bc22-ef8809fb48cf"
