@@ -7,7 +7,7 @@ import type { HandlerMap } from '../platform/handler-types.js';
 
 // Every operation in the contract has its handler, typed from the contract: a missing, extra or misspelt one fails `tsc`.
 handlers satisfies HandlerMap;
-import { auditedDatabase, type AuditContext } from '../platform/audit.js';
+import { callDatabase, type AuditContext } from '../platform/audit.js';
 import type { Actor, HandlerContext, Tenant } from '../platform/context.js';
 import type { FileResult, RedirectResult } from '../platform/files.js';
 import { idempotent, requestHash, type KeyOwner } from '../platform/idempotency.js';
@@ -107,7 +107,8 @@ export const routes = fp(async (app) => {
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const caller = request.caller ?? { tenant: undefined as never, actor: { kind: 'anonymous' as const } };
         const audit = auditContextOf(meta, request, caller);
-        const db = audit ? auditedDatabase(services.db, audit) : services.db;
+        const tally = request.metricsTally;
+        const db = callDatabase(services.db, { audit, onStatement: tally ? () => { tally.statements += 1; } : undefined });
         const ctx: HandlerContext = {
           ...services,
           db,

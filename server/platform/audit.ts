@@ -1,5 +1,5 @@
 import type { Db } from './db/database.js';
-import { withTransactionSettings } from './db/transaction-settings.js';
+import { databaseView } from './db/transaction-settings.js';
 
 /** The transaction setting the audited tables' trigger reads (migration 029). */
 export const AUDIT_SETTING = 'coverline.audit';
@@ -24,7 +24,14 @@ export interface AuditContext {
   at: Date;
 }
 
-/** `db` for one call whose every write is recorded in the audit trail as `context` says. */
-export function auditedDatabase(db: Db, context: AuditContext): Db {
-  return withTransactionSettings(db, { [AUDIT_SETTING]: JSON.stringify({ ...context, at: context.at.toISOString() }) });
+/**
+ * `db` for one call: its every write recorded in the audit trail as `audit` says (when given), its
+ * every statement told to `onStatement` (when given: the metrics' count of the request's statements).
+ */
+export function callDatabase(db: Db, { audit, onStatement }: { audit?: AuditContext; onStatement?: () => void }): Db {
+  if (!audit && !onStatement) return db;
+  return databaseView(db, {
+    settings: audit ? { [AUDIT_SETTING]: JSON.stringify({ ...audit, at: audit.at.toISOString() }) } : undefined,
+    onStatement,
+  });
 }

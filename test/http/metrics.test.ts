@@ -1,5 +1,6 @@
 import { operationIndex } from '../../server/platform/openapi.js';
 import { limitName } from '../../server/platform/rate-limit.js';
+import { observeStatements } from '../../server/platform/db/transaction-settings.js';
 import { buyHomePolicy, individualBody, onlineProductId, signUp } from '../helpers/clients.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 
@@ -121,6 +122,20 @@ describe('getMetrics: GET /metrics with METRICS_TOKEN', () => {
     // A path the API does not have sends none.
     expect(valueOf(samples, 'coverline_db_statements_per_request_sum', { operation: 'unmatched' })).toBe(0);
     expect(valueOf(samples, 'coverline_db_statement_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(10);
+  });
+
+  it('counts exactly the statements a request\'s handler sends, a write\'s BEGIN and COMMIT included', async () => {
+    const sum = async () => valueOf(await scrape(h), 'coverline_db_statements_per_request_sum', { operation: 'signUp' });
+    const before = await sum();
+    const seen: string[] = [];
+    const stop = observeStatements(h.db, (statement) => seen.push(statement.sql));
+    // Straight to the app: the harness's call first reads the database itself on PostgreSQL (waiting for credential notices).
+    const res = await h.app.inject({ method: 'POST', url: '/api/v1/auth/signup', headers: { 'api-key': h.apiKey }, payload: individualBody() });
+    stop();
+    expect(res.statusCode).toBe(201);
+    expect(seen).toEqual(expect.arrayContaining(['begin', 'commit']));
+    // Every statement the database saw during the sign-up (its Api-Key came from the cache) is counted, no more.
+    expect(await sum() - before).toBe(seen.length);
   });
 
   it('reports the pool, the backlogs, the credential cache, the rate limits and the process', () => {

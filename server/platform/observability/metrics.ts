@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CredentialCache } from '../auth/credential-cache.js';
@@ -52,8 +51,6 @@ export interface RequestOutcome {
 
 export interface Metrics {
   readonly registry: Registry;
-  /** Runs `next` (the rest of the request) with a tally the database's statements count into. */
-  track(tally: RequestTally, next: () => void): void;
   requestStarted(): void;
   requestEnded(): void;
   /** Counts an answered request. */
@@ -95,7 +92,6 @@ async function readBacklog(db: Db, now: Date): Promise<BacklogRow[]> {
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const tallies = new AsyncLocalStorage<RequestTally>();
   collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
 
   const labelNames = ['operation', 'method', 'status_class'] as const;
@@ -106,7 +102,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   const inFlight = new Gauge({ name: `${METRIC_PREFIX}http_requests_in_flight`, help: 'Requests received and not yet answered.', registers });
   const statementsPerRequest = new Histogram({
-    name: `${METRIC_PREFIX}db_statements_per_request`, help: 'Database statements (BEGIN and COMMIT included) one request sent, by operationId.',
+    name: `${METRIC_PREFIX}db_statements_per_request`, help: 'Database statements (BEGIN and COMMIT included) one request\'s handler sent, by operationId (reading a credential the cache did not hold is counted in credential_cache_misses_total instead).',
     labelNames: ['operation'], buckets: STATEMENT_COUNT_BUCKETS, registers,
   });
   const statementDurations = new Histogram({
@@ -193,13 +189,10 @@ export function createMetrics(sources: MetricsSources): Metrics {
 
   const stopObserving = observeStatements(sources.db, (statement) => {
     statementDurations.observe({ outcome: statement.error === undefined ? 'ok' : 'error' }, statement.durationMs / 1000);
-    const tally = tallies.getStore();
-    if (tally) tally.statements += 1;
   });
 
   return {
     registry,
-    track: (tally, next) => tallies.run(tally, next),
     requestStarted: () => inFlight.inc(),
     requestEnded: () => inFlight.dec(),
     observe({ operation, method, statusCode, seconds, statements }) {
@@ -218,8 +211,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
     close() {
       stopObserving();
-      // Node stops tracking async contexts once no AsyncLocalStorage is enabled.
-      tallies.disable();
       registry.clear();
     },
   };
