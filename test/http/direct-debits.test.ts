@@ -616,6 +616,34 @@ describe('the job queue', () => {
     await Promise.all(workers.map((w) => w.stop()));
   });
 
+  it('stop() during a batch finishes the job running and gives the rest back, unclaimed and with no attempt spent', async () => {
+    const queue = q('stop-mid-batch');
+    let began!: () => void;
+    let finish!: () => void;
+    const running = new Promise<void>((resolve) => { began = resolve; });
+    const finishing = new Promise<void>((resolve) => { finish = resolve; });
+    const ran: string[] = [];
+    const worker = createWorker({
+      db: h.db, clock: h.clock, intervalMs: 60_000, workerId: 'instance-stopping',
+      handlers: { [queue]: async (job) => { ran.push(job.id); began(); await finishing; } },
+    });
+    const ids = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await enqueue(h.db, { queue, dedupeKey: `${queue}-${i}` }, h.clock.now())).id);
+    worker.start();
+    await running;
+    const stopped = worker.stop();
+    finish();
+    await stopped;
+    expect(ran).toHaveLength(1);
+    const rows = await h.db.selectFrom('jobs').select(['id', 'done_at', 'locked_by', 'locked_until', 'attempts']).where('queue', '=', queue).execute();
+    const [done, ...rest] = [rows.find((r) => r.id === ran[0])!, ...rows.filter((r) => r.id !== ran[0])];
+    expect(done.done_at).not.toBeNull();
+    expect(rest).toHaveLength(2);
+    for (const row of rest) expect(row).toMatchObject({ done_at: null, locked_by: null, locked_until: null, attempts: 0 });
+    // Another worker takes them at once.
+    expect(await claim(h.db, { queues: [queue], workerId: 'instance-next', limit: 10 }, h.clock.now())).toHaveLength(2);
+  });
+
   it('purges jobs finished more than a week ago', async () => {
     const queue = q('purge');
     const now = h.clock.now();

@@ -123,6 +123,16 @@ export async function renewLease(db: Db, job: Pick<Job, 'id' | 'attempts'>, work
   return Number(renewed.numUpdatedRows) === 1;
 }
 
+/**
+ * Gives back a claimed job this worker will not start (it is stopping): unlocked, and the attempt
+ * its claim added taken back, so another worker runs it at once as if never claimed.
+ */
+export async function release(db: Db, job: Pick<Job, 'id' | 'attempts'>, workerId: string, now: Date): Promise<void> {
+  await db.updateTable('jobs').set({ locked_by: null, locked_until: null, attempts: sql`jobs.attempts - 1`, updated_at: now })
+    .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('done_at', 'is', null)
+    .execute();
+}
+
 /** Marks a claimed job done; false when the worker's lease was lost and another took it. */
 export async function complete(db: Db, job: Pick<Job, 'id' | 'attempts'>, workerId: string, now: Date): Promise<boolean> {
   const done = await db.updateTable('jobs').set({ done_at: now, locked_by: null, locked_until: null, updated_at: now })

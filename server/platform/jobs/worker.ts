@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/schema.js';
-import { claim, complete, DEFAULT_LEASE_MS, enqueue, fail, renewLease, type Job } from './queue.js';
+import { claim, complete, DEFAULT_LEASE_MS, enqueue, fail, release, renewLease, type Job } from './queue.js';
 
 /** Runs one claimed job; throwing fails it (retried with backoff). Must be safe to run twice. */
 export type JobHandler = (job: Job, now: Date) => Promise<void>;
@@ -33,7 +33,7 @@ export interface Worker {
   tick(): Promise<number>;
   /** Polls every `intervalMs` until stopped (the first poll at once). */
   start(): void;
-  /** Stops polling and waits for the poll in progress to finish (the job running, and the rest of its claimed batch). */
+  /** Stops polling and waits for the job running to finish; the rest of its claimed batch is given back, for another worker. */
   stop(): Promise<void>;
   /** The job running now (queue and id), if any: what a shutdown that takes too long names. */
   current(): { queue: string; id: string } | undefined;
@@ -57,6 +57,8 @@ export function createWorker(options: WorkerOptions): Worker {
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let current: { queue: string; id: string } | undefined;
+  /** Set by stop(): what the poll loop runs from then on is only the job it had started. */
+  let stopping = false;
 
   async function tick(): Promise<number> {
     const now = options.clock.now();
@@ -66,6 +68,11 @@ export function createWorker(options: WorkerOptions): Worker {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const jobs = await claim(options.db, { queues, workerId: id, limit: options.batchSize ?? 10, leaseMs }, now);
     for (const job of jobs) {
+      // Stopping (a shutdown): the jobs of the batch not yet started go back to the queue.
+      if (stopping) {
+        await release(options.db, job, id, options.clock.now());
+        continue;
+      }
       // The batch's jobs run one after another under the lease of its claim: a job whose turn comes
       // with less than half of it left (those before it were slow) has its lease renewed first, and
       // is left alone when it is no longer this worker's (the lease ended and another worker took it:
@@ -107,10 +114,12 @@ export function createWorker(options: WorkerOptions): Worker {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       timer = setTimeout(loop, 0).unref();
     },
     async stop() {
       stopped = true;
+      stopping = true;
       clearTimeout(timer);
       await running;
     },
