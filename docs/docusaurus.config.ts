@@ -86,7 +86,8 @@ const config: Config = {
           docItemComponent: '@theme/ApiItem',
           lastVersion: 'current',
           versions: { current: { label: `${DOCS_VERSION} · API ${API_VERSION}` } },
-          exclude: replacedStandIns,
+          // Docusaurus's own excludes (partials such as _configuration-variables.md are imported, not pages; tests), which a list here replaces.
+          exclude: ['**/_*.{js,jsx,ts,tsx,md,mdx}', '**/_*/**', '**/*.test.{js,jsx,ts,tsx}', '**/__tests__/**', ...replacedStandIns],
         },
         blog: {
           showReadingTime: true,
