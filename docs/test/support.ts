@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = path.resolve(docsDir, '..');
@@ -156,3 +157,31 @@ export function artifacts(): string {
   mkdirSync(artifactsDir, { recursive: true });
   return artifactsDir;
 }
+
+/** The built site served, the API beside it (allowing the site's origin) and Chromium: what a browser test of the site with the API stands on. */
+export interface Stage { site: Running; api: Awaited<ReturnType<typeof startApi>>; browser: Browser; close(): Promise<void> }
+
+export async function startStage(): Promise<Stage> {
+  const site = await serveSite();
+  const api = await startApi(site.url).catch(async (error) => { await site.close(); throw error; });
+  const browser = await launchBrowser().catch(async (error) => { await api.close(); await site.close(); throw error; });
+  return { site, api, browser, close: async () => { await browser.close(); await api.close(); await site.close(); } };
+}
+
+/** An accessibility violation as axe-core reports it, cut down to what a failing test should print. */
+export interface Violation { id: string; impact: string | null | undefined; help: string; targets: string[] }
+
+/**
+ * Runs axe-core (through @axe-core/playwright, which injects node_modules' axe-core into the page:
+ * nothing is downloaded) over the page as it is now, with the WCAG 2.x A and AA rules, and answers
+ * its violations; `within` limits the check to a part of the page.
+ */
+export async function axeViolations(page: Page, within?: string): Promise<Violation[]> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
+  if (within) builder = builder.include(within);
+  const { violations } = await builder.analyze();
+  return violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`) }));
+}
+
+/** The violations a page must not have: serious and critical (the issue's bar). */
+export const blocking = (violations: Violation[]) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
