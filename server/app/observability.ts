@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { UNMATCHED, type RequestTally } from '../platform/observability/metrics.js';
 import { refusedLimit } from '../platform/rate-limit.js';
+import { operationIdOf } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,7 +49,7 @@ export const observability = fp(async (app) => {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const tally = ended(request);
-    const operation = (request.routeOptions.config as { operationId?: string }).operationId ?? UNMATCHED;
+    const operation = operationIdOf(request) ?? UNMATCHED;
     metrics.observe({ operation, method: request.method, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000, statements: tally?.statements ?? 0 });
     done();
   });

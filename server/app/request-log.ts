@@ -27,7 +27,8 @@ export function requestIdOf(request: IncomingMessage): string {
   return typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : randomUUID();
 }
 
-const operationIdOf = (request: FastifyRequest) => (request.routeOptions.config as { operationId?: string } | undefined)?.operationId;
+/** The operationId of the route a request matched (undefined for a path the API does not have). */
+export const operationIdOf = (request: FastifyRequest) => (request.routeOptions.config as { operationId?: string } | undefined)?.operationId;
 
 /**
  * Who made a call, as logs and traces name them: the tenant and the actor the security hook found

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../platform/errors.js';
-import { API_PREFIX } from '../platform/openapi.js';
+import { operationIdOf } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +12,7 @@ declare module 'fastify' {
     beginShutdown(reason: string): void;
     /** Resolves once no request admitted before the shutdown is still in flight. */
     requestsFinished(): Promise<void>;
-    /** The requests in flight (method and URL), for the log when a shutdown takes too long. */
+    /** The requests in flight (method and route template), for the log when a shutdown takes too long. */
     requestsInFlight(): string[];
   }
 }
@@ -21,7 +21,7 @@ declare module 'fastify' {
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
 
 /** Still answered during a shutdown: liveness, and readiness, which says it is shutting down. */
-const ALWAYS_ANSWERED = new Set([`${API_PREFIX}/health`, `${API_PREFIX}/health/ready`]);
+const ALWAYS_ANSWERED = new Set(['getHealth', 'getReadiness']);
 
 /**
  * The shutdown gate: counts the requests in flight and, once the shutdown began, refuses new ones
@@ -39,10 +39,11 @@ export const shutdownGate = fp(async (app) => {
 
   app.decorate('beginShutdown', (reason: string) => lifecycle.beginShutdown(reason));
   app.decorate('requestsFinished', () => (inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => { finished = resolve; })));
-  app.decorate('requestsInFlight', () => [...inFlight].map((request) => `${request.method} ${request.url}`));
+  // The route's template, never the URL as sent: a query string may hold what a log must not.
+  app.decorate('requestsInFlight', () => [...inFlight].map((request) => `${request.method} ${request.routeOptions.url ?? 'unmatched'}`));
 
   app.addHook('onRequest', async (request) => {
-    if (lifecycle.shuttingDown && !ALWAYS_ANSWERED.has(request.url.split('?')[0])) {
+    if (lifecycle.shuttingDown && !ALWAYS_ANSWERED.has(operationIdOf(request) ?? '')) {
       throw new ApiError(503, 'SHUTTING_DOWN', 'This instance is shutting down and takes no new request; retry (another instance will answer)',
         { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) });
     }
