@@ -11041,7 +11041,7 @@ export interface components {
             groupId?: string;
             description?: string;
             /** @description What is insured; the shape depends on `policyType`. */
-            assets: Record<string, never>[];
+            assets: Record<string, unknown>[];
         };
         /** @description An amount of money in the policy's currency, with at most two decimal places. At most 9999999999999.99: it fits the money columns (numeric(18,2)), and every amount in cents up to it reads back unchanged from a JSON number (at most 15 significant digits). */
         MoneyAmount: number;
@@ -12678,7 +12678,7 @@ export interface components {
             generateInvoice: boolean;
             notes?: string;
             /** @description Replaces the assets (for example a vehicle's new value and no-claim years); checked against the policy type's asset shape. */
-            assets?: Record<string, never>[];
+            assets?: Record<string, unknown>[];
         };
         /**
          * @description The state staff move a policy to, and why. `CANCELLED` is not here: a policy is cancelled by
@@ -16808,7 +16808,7 @@ export interface components {
              * @constant
              */
             generateInvoice?: true;
-            assets?: Record<string, never>[];
+            assets?: Record<string, unknown>[];
         };
         /**
          * @description A staff member as a client sees them: their id and full name, never their contact details (as

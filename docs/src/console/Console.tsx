@@ -1,111 +1,119 @@
 /**
- * The spike's console (issue 30): a client signs in (POST /auth/login) and lists the products it can
- * buy (GET /client/products), through openapi-fetch and TanStack Query. Loaded in the browser only
- * (src/pages/demo.tsx renders it inside <BrowserOnly>): it reads sessionStorage and keeps the token in
- * memory, so a reload or a sign-out forgets it.
+ * The demo console (issue 30): a reference client for the API, in the reader's browser. A client
+ * signs up, buys and pays, follows its policy and claims; a staff member works the back office's
+ * queues, with what each screen offers read from GET /staff/permissions. Every call goes through
+ * openapi-fetch typed from the contract (api.ts) and TanStack Query; tokens live in memory only
+ * (session.ts). src/pages/demo.tsx renders it inside <BrowserOnly>.
  */
-import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { QueryClient, QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
-import { createApi, problemOf, SANDBOX_API_KEY, unwrap, type components } from './api';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { createApi, SANDBOX_API_KEY, unwrap, type Api } from './api';
 import { readBaseUrl, writeBaseUrl } from './baseUrl';
+import { ConsoleContext, useConsole, type ConsoleState, type StaffPermission } from './context';
+import { href, navigate, useRoute, type Route } from './router';
+import { TokenKeeper, type Session, type Tokens } from './session';
+import { SignIn } from './SignIn';
+import { ErrorBox, Spinner } from './ui';
+import { ClientScreens, CLIENT_NAV } from './client/screens';
+import { StaffScreens, STAFF_NAV } from './staff/screens';
 
-type Product = components['schemas']['Product'];
+export interface NavItem { path: string; label: string; operationId?: string }
 
-/** The site's error pattern: an alert saying what went wrong, with Retry when the call can be made again. */
-function ErrorBox({ problem, onRetry }: { problem: string; onRetry?: () => void }): ReactNode {
+function Navigation({ items, route }: { items: NavItem[]; route: Route }): ReactNode {
+  const { can } = useConsole();
   return (
-    <div className="alert alert--danger margin-vert--md" role="alert">
-      <p>{problem}</p>
-      {onRetry && <button type="button" className="button button--secondary button--sm" onClick={onRetry}>Retry</button>}
-    </div>
-  );
-}
-
-function Spinner({ label }: { label: string }): ReactNode {
-  return <p role="status" aria-live="polite" className="console__loading">{label}</p>;
-}
-
-function Products({ api, baseUrl }: { api: ReturnType<typeof createApi>; baseUrl: string }): ReactNode {
-  const products = useQuery({
-    queryKey: ['client', baseUrl, 'products'],
-    queryFn: () => unwrap(api.GET('/client/products', { params: { query: { limit: 50 } } })),
-  });
-  if (products.isPending) return <Spinner label="Loading the products…" />;
-  if (products.isError) return <ErrorBox problem={problemOf(products.error, baseUrl)} onRetry={() => products.refetch()} />;
-  return (
-    <section aria-labelledby="console-products">
-      <h2 id="console-products">Products you can buy ({products.data.paginator.itemsCount})</h2>
-      <ul className="console__products">
-        {products.data.data.map((product: Product) => (
-          <li key={product.id} data-product-id={product.id}>
-            <strong>{product.name}</strong> <span className="badge badge--secondary">{product.category}</span>
-          </li>
-        ))}
+    <nav aria-label="Console" className="console__nav">
+      <ul>
+        {items.filter((item) => !item.operationId || can(item.operationId)).map((item) => {
+          const current = route.segments[0] === item.path;
+          return (
+            <li key={item.path}>
+              <a href={href(item.path)} aria-current={current ? 'page' : undefined} className={current ? 'console__nav-current' : undefined}>{item.label}</a>
+            </li>
+          );
+        })}
       </ul>
-    </section>
+    </nav>
   );
 }
 
-function ClientConsole({ builtWith }: { builtWith: string }): ReactNode {
-  const [baseUrl, setBaseUrl] = useState(() => readBaseUrl(builtWith));
-  const [apiKey, setApiKey] = useState(SANDBOX_API_KEY);
-  const token = useRef<string | undefined>(undefined);
-  const [signedInAs, setSignedInAs] = useState<string>();
-  const api = useMemo(() => createApi(baseUrl, apiKey, () => token.current), [baseUrl, apiKey]);
-
-  const login = useMutation({
-    mutationFn: (body: { username: string; password: string }) => unwrap(api.POST('/auth/login', { body })),
-    onSuccess: (answer) => {
-      token.current = answer.data.accessToken;
-      setSignedInAs(answer.data.email ?? answer.data.phoneNumber ?? answer.data.id);
-    },
+/** What a staff member may call: the permission table read against their type and position. */
+function useStaffPermissions(api: Api, session: Session, baseUrl: string) {
+  return useQuery({
+    queryKey: [baseUrl, 'staff', session.id, 'permissions'],
+    enabled: session.kind === 'staff',
+    staleTime: Infinity,
+    queryFn: async () => (await unwrap(api.GET('/staff/permissions'))).data,
   });
+}
 
-  const signIn = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    writeBaseUrl(baseUrl, builtWith);
-    login.mutate({ username: String(form.get('username')), password: String(form.get('password')) });
+function SignedIn({ api, baseUrl, session, onSignOut }: { api: Api; baseUrl: string; session: Session; onSignOut: () => void }): ReactNode {
+  const route = useRoute();
+  const [showRefused, setShowRefused] = useState(false);
+  const permissions = useStaffPermissions(api, session, baseUrl);
+  const can = useCallback((operationId: string) => {
+    if (session.kind === 'client') return true;
+    const row = permissions.data?.find((permission: StaffPermission) => permission.operationId === operationId);
+    return !!row?.grants.some((grant) => grant.type === session.staff?.type && grant.position === session.staff?.position);
+  }, [permissions.data, session]);
+  const state: ConsoleState = useMemo(() => ({ api, baseUrl, session, can, showRefused }), [api, baseUrl, session, can, showRefused]);
+
+  if (session.kind === 'staff' && permissions.isPending) return <Spinner label="Reading what you may do…" />;
+  if (session.kind === 'staff' && permissions.isError) return <ErrorBox error={permissions.error} onRetry={() => permissions.refetch()} />;
+  return (
+    <ConsoleContext.Provider value={state}>
+      <div className="console__bar">
+        <p className="margin-bottom--none">
+          Signed in as <strong data-testid="signed-in-as">{session.name}</strong> at <code>{baseUrl}</code>.
+        </p>
+        {session.kind === 'staff' && (
+          <label className="console__toggle">
+            <input type="checkbox" checked={showRefused} onChange={(event) => setShowRefused(event.target.checked)} />
+            {' '}Show actions my position may not take (to see the API refuse them)
+          </label>
+        )}
+        <button type="button" className="button button--secondary button--sm" onClick={onSignOut}>Sign out</button>
+      </div>
+      <Navigation items={session.kind === 'client' ? CLIENT_NAV : STAFF_NAV} route={route} />
+      <div className="console__screen" key={route.path}>
+        {session.kind === 'client' ? <ClientScreens route={route} /> : <StaffScreens route={route} />}
+      </div>
+    </ConsoleContext.Provider>
+  );
+}
+
+function Shell({ builtWith, queryClient }: { builtWith: string; queryClient: QueryClient }): ReactNode {
+  const [connection, setConnection] = useState(() => ({ baseUrl: readBaseUrl(builtWith), apiKey: SANDBOX_API_KEY }));
+  const [session, setSession] = useState<Session>();
+  const keeper = useMemo(() => new TokenKeeper(connection.baseUrl.trim().replace(/\/+$/, ''), connection.apiKey), [connection]);
+  const api = useMemo(() => createApi(connection.baseUrl, connection.apiKey, () => keeper.current()), [connection, keeper]);
+
+  const signedIn = ({ session: who, tokens }: { session: Session; tokens: Tokens }) => {
+    writeBaseUrl(connection.baseUrl, builtWith);
+    keeper.keep(who.kind, tokens);
+    setSession(who);
+    navigate(href(who.kind === 'client' ? 'products' : 'payments'));
+  };
+  const signOut = async () => {
+    const kind = session?.kind;
+    // The API revokes the session and its refresh tokens; the console forgets them whatever it answers.
+    await (kind === 'staff' ? api.POST('/staff/auth/logout') : api.POST('/auth/logout')).catch(() => undefined);
+    keeper.forget();
+    queryClient.clear();
+    setSession(undefined);
+    navigate(href());
   };
 
-  if (signedInAs) {
-    return (
-      <>
-        <p>
-          Signed in as <strong>{signedInAs}</strong> at <code>{baseUrl}</code>.{' '}
-          <button type="button" className="button button--secondary button--sm"
-            onClick={() => { token.current = undefined; setSignedInAs(undefined); login.reset(); }}>
-            Sign out
-          </button>
-        </p>
-        <Products api={api} baseUrl={baseUrl} />
-      </>
-    );
-  }
-  return (
-    <form className="console__form" onSubmit={signIn} aria-labelledby="console-sign-in">
-      <h2 id="console-sign-in">Sign in as a client</h2>
-      <label htmlFor="console-base-url">API base URL</label>
-      <input id="console-base-url" type="url" required value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
-      <label htmlFor="console-api-key">Api-Key</label>
-      <input id="console-api-key" required value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" spellCheck={false} />
-      <label htmlFor="console-username">E-mail or phone number</label>
-      <input id="console-username" name="username" required autoComplete="username" />
-      <label htmlFor="console-password">Password</label>
-      <input id="console-password" name="password" type="password" required autoComplete="current-password" />
-      <button type="submit" className="button button--primary" disabled={login.isPending}>Sign in</button>
-      {login.isPending && <Spinner label="Signing in…" />}
-      {login.isError && <ErrorBox problem={problemOf(login.error, baseUrl)} />}
-    </form>
-  );
+  if (!session) return <SignIn api={api} connection={connection} onConnection={setConnection} onSignedIn={signedIn} />;
+  return <SignedIn api={api} baseUrl={connection.baseUrl.trim().replace(/\/+$/, '')} session={session} onSignOut={signOut} />;
 }
 
 export default function Console({ builtWith }: { builtWith: string }): ReactNode {
   // One cache per mounted console: nothing is shared with another tab or kept after the page goes.
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 30_000 } } }));
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000 }, mutations: { retry: false } } }));
   return (
     <QueryClientProvider client={queryClient}>
-      <ClientConsole builtWith={builtWith} />
+      <Shell builtWith={builtWith} queryClient={queryClient} />
     </QueryClientProvider>
   );
 }
