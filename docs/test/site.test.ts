@@ -71,6 +71,7 @@ describe('every page of the product spec that exists now answers and shows its h
     ['/api-reference', /^API Reference$/],
     ['/sandbox-mailbox', /^Sandbox mailbox$/],
     ['/markdown-page', /^Demo$/],
+    ['/demo', /^Demo console$/],
     ['/faq/', /^Frequently asked questions$/],
     ['/blog', /^Welcome to Coverline Developers 2\.1\.0$/],
     ['/blog/archive', /^Archive$/],
@@ -388,6 +389,8 @@ describe('navigation, colour mode, versions and search', () => {
       await expect(navbar.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
     }
     await expect(navbar.locator('a[aria-label="Source repository"]').count()).resolves.toBe(1);
+    // "Demo" opens the console (the seed's placeholder page still exists, and points to it).
+    await expect(navbar.getByRole('link', { name: 'Demo', exact: true }).first().getAttribute('href')).resolves.toBe('/demo');
     await expect(page.locator('footer.footer--dark .footer__copyright').innerText()).resolves.toMatch(/Copyright © \d{4} Coverline/);
     await expect(page.locator('a[href="#__docusaurus_skipToContent_fallback"]').innerText()).resolves.toMatch(/Skip to main content/i);
     await expect(page.locator('.theme-announcement-bar').isVisible()).resolves.toBe(true);

@@ -7,7 +7,7 @@
  */
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { createApi, SANDBOX_API_KEY, unwrap, type Api } from './api';
+import { createApi, isRefusal, SANDBOX_API_KEY, unwrap, type Api } from './api';
 import { readBaseUrl, writeBaseUrl } from './baseUrl';
 import { ConsoleContext, useConsole, type ConsoleState, type StaffPermission } from './context';
 import { href, navigate, useRoute, type Route } from './router';
@@ -110,7 +110,13 @@ function Shell({ builtWith, queryClient }: { builtWith: string; queryClient: Que
 
 export default function Console({ builtWith }: { builtWith: string }): ReactNode {
   // One cache per mounted console: nothing is shared with another tab or kept after the page goes.
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000 }, mutations: { retry: false } } }));
+  // A read is tried again once when there was no answer or a 5xx; a 4xx would only be refused again.
+  const [queryClient] = useState(() => new QueryClient({
+    defaultOptions: {
+      queries: { retry: (failures, error) => failures < 1 && !(isRefusal(error) && error.statusCode < 500), staleTime: 10_000 },
+      mutations: { retry: false },
+    },
+  }));
   return (
     <QueryClientProvider client={queryClient}>
       <Shell builtWith={builtWith} queryClient={queryClient} />

@@ -34,10 +34,14 @@ export function createApi(baseUrl: string, apiKey: string, token: () => string |
   return api;
 }
 
+/** Whether a failed call's error is the API's own answer (a 4xx or 5xx body), not a missing answer. */
+export const isRefusal = (error: unknown): error is ApiError =>
+  !!error && typeof error === 'object' && 'message' in error && 'statusCode' in error;
+
 /** What to tell the reader when a call fails: the API's own message, or why there was no answer. */
 export function problemOf(error: unknown, baseUrl: string): string {
-  if (error && typeof error === 'object' && 'message' in error && 'statusCode' in error) {
-    const refusal = error as ApiError;
+  if (isRefusal(error)) {
+    const refusal = error;
     return `${refusal.statusCode} ${refusal.code ?? refusal.error}: ${refusal.message}`;
   }
   if (error instanceof SessionEnded) return error.message;

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Schemas } from './api';
+import { href } from './router';
 import { Badge, Facts, Money, When } from './ui';
 
 type Policy = Schemas['Policy'];
@@ -27,6 +28,31 @@ export function PolicyFacts({ policy }: { policy: Policy }): ReactNode {
   );
 }
 
+/** A policy's cells in a list of policies: the client's own list leaves out whose it is. */
+export function PolicyCells({ policy, withClient }: { policy: Policy; withClient: boolean }): ReactNode {
+  return (
+    <>
+      <td><a href={href('policies', policy.id)}>{policy.policyNo}</a></td>
+      {withClient && <td>{policy.client.fullName}</td>}
+      <td>{policy.product.name}</td>
+      <td><Badge value={policy.state} /></td>
+      <td><Money amount={policy.premium} currency={policy.currency} /></td>
+      <td><When at={policy.startDate} /> to <When at={policy.endDate} /></td>
+    </>
+  );
+}
+
+/** One move in a history: when, from, to, by whom and why. */
+function Move({ at, what, from, to, by, notes }: { at: string; what?: string; from: string | null; to: string; by?: string; notes: string | null }): ReactNode {
+  return (
+    <li>
+      <When at={at} />: {what && `${what} `}{from ? <><Badge value={from} /> → </> : null}<Badge value={to} />
+      {by && <> by {by}</>}
+      {notes && <>: <q>{notes}</q></>}
+    </li>
+  );
+}
+
 const byWhom = (by: PolicyStateChange['by']): string => by.kind === 'staff' ? (by.staff?.fullName ?? 'staff') : by.kind === 'system' ? 'Coverline' : 'the client';
 
 export function PolicyHistory({ history }: { history: PolicyStateChange[] }): ReactNode {
@@ -34,12 +60,7 @@ export function PolicyHistory({ history }: { history: PolicyStateChange[] }): Re
     <section aria-labelledby="console-policy-history">
       <h3 id="console-policy-history">State history</h3>
       <ol className="console__history">
-        {history.map((change, index) => (
-          <li key={index}>
-            <When at={change.at} />: {change.from ? <><Badge value={change.from} /> → </> : null}<Badge value={change.to} /> by {byWhom(change.by)}
-            {change.notes && <>: <q>{change.notes}</q></>}
-          </li>
-        ))}
+        {history.map((change, index) => <Move key={index} at={change.at} from={change.from} to={change.to} by={byWhom(change.by)} notes={change.notes} />)}
       </ol>
     </section>
   );
@@ -71,11 +92,7 @@ export function ClaimHistory({ claim }: { claim: Claim }): ReactNode {
       <h3 id="console-claim-history">What happened</h3>
       <ol className="console__history">
         {changes.map((change, index) => (
-          <li key={index}>
-            <When at={change.createdAt} />: {change.what} {change.from ? <><Badge value={change.from} /> → </> : null}<Badge value={change.to} />
-            {change.staffMember && <> by {change.staffMember.fullName}</>}
-            {change.notes && <>: <q>{change.notes}</q></>}
-          </li>
+          <Move key={index} at={change.createdAt} what={change.what} from={change.from} to={change.to} by={change.staffMember?.fullName} notes={change.notes} />
         ))}
         {claim.reviews.map((review) => (
           <li key={review.id}>

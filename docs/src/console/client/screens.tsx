@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { moneyOf, newIdempotencyKey, unwrap, unwrapPage, type Schemas } from '../api';
 import { useConsole } from '../context';
-import { ClaimFacts, ClaimHistory, PolicyFacts, PolicyHistory, yearFromToday } from '../objects';
+import { ClaimFacts, ClaimHistory, PolicyCells, PolicyFacts, PolicyHistory, yearFromToday } from '../objects';
 import { href, navigate, type Route } from '../router';
 import { Badge, Done, ErrorBox, Field, Money, PagedTable, ScreenHeading, Spinner, When } from '../ui';
 import type { NavItem } from '../Console';
@@ -168,15 +168,7 @@ function Policies(): ReactNode {
         empty="You have no policy yet: buy one from Products."
         columns={['Policy', 'Product', 'State', 'Premium', 'Cover']}
         fetchPage={(page) => unwrapPage(api.GET('/client/policies', { params: { query: { limit: 20, after: page.after } } }))}
-        row={(policy) => (
-          <>
-            <td><a href={href('policies', policy.id)}>{policy.policyNo}</a></td>
-            <td>{policy.product.name}</td>
-            <td><Badge value={policy.state} /></td>
-            <td><Money amount={policy.premium} currency={policy.currency} /></td>
-            <td><When at={policy.startDate} /> to <When at={policy.endDate} /></td>
-          </>
-        )}
+        row={(policy) => <PolicyCells policy={policy} withClient={false} />}
       />
     </>
   );

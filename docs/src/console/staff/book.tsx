@@ -6,7 +6,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { newIdempotencyKey, unwrap, unwrapPage, type Schemas } from '../api';
 import { useConsole } from '../context';
-import { PolicyFacts, PolicyHistory } from '../objects';
+import { PolicyCells, PolicyFacts, PolicyHistory } from '../objects';
 import { href, navigate, type Route } from '../router';
 import { Badge, Decision, Done, ErrorBox, Facts, Field, Money, PagedTable, ScreenHeading, Spinner, When } from '../ui';
 
@@ -57,16 +57,7 @@ export function Policies({ route }: { route: Route }): ReactNode {
         empty="No policy matches."
         columns={['Policy', 'Client', 'Product', 'State', 'Premium', 'Cover']}
         fetchPage={(page) => unwrapPage(api.GET('/staff/policies', { params: { query: { ...query, after: page.after } } }))}
-        row={(policy) => (
-          <>
-            <td><a href={href('policies', policy.id)}>{policy.policyNo}</a></td>
-            <td>{policy.client.fullName}</td>
-            <td>{policy.product.name}</td>
-            <td><Badge value={policy.state} /></td>
-            <td><Money amount={policy.premium} currency={policy.currency} /></td>
-            <td><When at={policy.startDate} /> to <When at={policy.endDate} /></td>
-          </>
-        )}
+        row={(policy) => <PolicyCells policy={policy} withClient={true} />}
       />
     </>
   );
