@@ -299,7 +299,8 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const summary = (runs: DriveResult[]) => ({
   requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)), p50Ms: mean(runs.map((r) => r.p50Ms)), p99Ms: mean(runs.map((r) => r.p99Ms)),
   p99_9Ms: mean(runs.map((r) => r.p99_9Ms)),
-  ...(runs[0]?.offeredPerSecond !== undefined ? { offeredPerSecond: runs[0].offeredPerSecond, due: runs.reduce((a, r) => a + (r.due ?? 0), 0) } : {}),
+  ...(runs[0]?.offeredPerSecond !== undefined ? { offeredPerSecond: runs[0].offeredPerSecond, due: runs.reduce((a, r) => a + (r.due ?? 0), 0),
+    answeredInTime: runs.reduce((a, r) => a + (r.answeredInTime ?? 0), 0) } : {}),
   total: runs.reduce((a, r) => a + r.total, 0), non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
   errors: runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
   statusCodes: runs.reduce<Record<string, number>>((acc, r) => {
@@ -310,7 +311,7 @@ const summary = (runs: DriveResult[]) => ({
 
 console.log(`\nbench: ${embedded ? 'embedded PGlite' : `PostgreSQL ${new URL(adminUrl!).host}, database ${databaseName}`}; ${dataset.policies} policies `
   + `(${dataset.clientPolicies} the bench client's), ${dataset.clients} clients, ${dataset.tenants} tenants; ${connections} connections, `
-  + `${durationSeconds} s a run, ${rounds} round(s) of baseline then case; node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
+  + `${durationSeconds} s a run, ${rounds} round(s) of baseline, case, same SQL (reads and lists; then both at a fixed rate); node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
 const reports: CaseReport[] = [];
 try {
   for (const c of cases.filter((k) => chosen(k.name))) {
