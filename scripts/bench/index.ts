@@ -32,8 +32,8 @@ import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
 import { autoPolicyBody } from './dataset.js';
 import { eventsCase, eventsCaseName } from './events.js';
 import { BENCH_METRICS_TOKEN, otlpReceiver, scrapeNames, startVariant, stopVariant, type ObservedVariant } from './observability.js';
-import type { Fixtures, ServerMessage, ServerOptions } from './servers.js';
-import { judge, judgeEvents, type CaseReport, type Target } from './targets.js';
+import type { Captured, Fixtures, ServerMessage, ServerOptions } from './servers.js';
+import { judge, judgeEvents, judgeRate, judgeSameSql, type CaseReport, type SameSql, type Target } from './targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -153,9 +153,16 @@ const apiKey = { 'api-key': fixtures.apiKey };
 const signedIn = { ...apiKey, authorization: `Bearer ${token}` };
 
 interface ApiCase {
+  /** `target`: against the primary-key baseline. */
   name: string; target: Target; drive: Omit<DriveCase, 'base' | 'connections' | 'durationSeconds'>;
   /** The JSON gets the plan of each SELECT one request of the case sends (EXPLAIN ANALYZE, on PostgreSQL). */
   explain?: boolean;
+  /**
+   * A read or list: also against its same-SQL baseline (the statements and answer of its first
+   * request, captured), and both driven at half that baseline's req/s (`rateTarget`). `keyed`: the
+   * last segment of each request's path is the id it reads, which the baseline's statements take too.
+   */
+  sameSql?: { target: Target; rateTarget: Target; keyed?: boolean };
 }
 const filter = fixtures.listFilter;
 const listLimit = filter.deepLimit;
@@ -167,24 +174,38 @@ const byCursor = filter.deepCursor === null ? filtered(1) : `${filters}&after=${
 const deepPage = Math.max(1, Math.ceil(filter.matching / listLimit));
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const gets = (paths: string[]): DriveRequest[] => paths.map((p) => ({ method: 'GET', path: p }));
+// Issue 32's targets: every authenticated read and list at least 0.8x its same-SQL baseline; the
+// filtered list's p99 at a fixed rate at most 2x the same SQL's (page 1 and the deep page by cursor).
+const againstSameSql = (rateTarget: Target = { kind: 'none', why: 'the issue sets a fixed-rate target for the filtered list only' }, keyed = false) =>
+  ({ target: { kind: 'throughput', min: 0.8 } as Target, rateTarget, keyed });
+const sameSqlOnly: Target = { kind: 'none', why: 'judged against its same SQL (issue 32); the primary-key ratio is reported' };
+const listP99: Target = { kind: 'latency', maxP99: 2 };
 
 const cases: ApiCase[] = [
   { name: 'login', target: { kind: 'none', why: 'argon2id by design: a login costs a password hash (about 95/s on 2 cores)' },
     drive: { headers: apiKey, forwardedFor: true,
       requests: fixtures.usernames.map((username) => ({ method: 'POST', path: '/auth/login', body: { username, password: fixtures.password } })) } },
-  { name: 'get product', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets([`/client/products/${fixtures.productId}`]) } },
-  { name: 'list products', target: { kind: 'throughput', min: 0.8 }, explain: true, drive: { headers: signedIn, requests: gets(['/client/products?limit=20']) } },
-  { name: 'get policy', target: { kind: 'throughput', min: 0.8 }, drive: { headers: signedIn, requests: gets(fixtures.policyIds.map((id) => `/client/policies/${id}`)) } },
+  { name: 'get product', target: { kind: 'throughput', min: 0.6 }, sameSql: againstSameSql(),
+    drive: { headers: signedIn, requests: gets([`/client/products/${fixtures.productId}`]) } },
+  { name: 'list products', target: sameSqlOnly, sameSql: againstSameSql(), explain: true, drive: { headers: signedIn, requests: gets(['/client/products?limit=20']) } },
+  { name: 'get policy', target: sameSqlOnly, sameSql: againstSameSql(undefined, true),
+    drive: { headers: signedIn, requests: gets(fixtures.policyIds.map((id) => `/client/policies/${id}`)) } },
   { name: 'create AUTO policy', target: { kind: 'throughput', min: 0.25 },
     drive: { headers: signedIn, requests: [{ method: 'POST', path: '/client/policies/auto', body: autoPolicyBody(day(10), day(374)) }] } },
-  { name: 'list policies, 3 filters, page 1', target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([filtered(1)]) } },
-  { name: `list policies, 3 filters, page ${deepPage} (last)`, target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
-  { name: 'list policies, 3 filters, deep page by cursor', target: { kind: 'latency', maxP99: 2 }, explain: true, drive: { headers: signedIn, requests: gets([byCursor]) } },
-  { name: 'get invoice', target: { kind: 'throughput', min: 0.8 }, drive: { headers: apiKey, requests: gets(fixtures.invoiceIds.map((id) => `/external/invoices/${id}`)) } },
+  { name: 'list policies, 3 filters, page 1', target: sameSqlOnly, sameSql: againstSameSql(listP99), explain: true,
+    drive: { headers: signedIn, requests: gets([filtered(1)]) } },
+  { name: `list policies, 3 filters, page ${deepPage} (last)`, target: sameSqlOnly,
+    sameSql: againstSameSql({ kind: 'none', why: 'the deep page by offset: page by cursor instead (the issue sets the target on that one)' }), explain: true,
+    drive: { headers: signedIn, requests: gets([filtered(deepPage)]) } },
+  { name: 'list policies, 3 filters, deep page by cursor', target: sameSqlOnly, sameSql: againstSameSql(listP99), explain: true,
+    drive: { headers: signedIn, requests: gets([byCursor]) } },
+  { name: 'get invoice', target: { kind: 'throughput', min: 0.6 }, sameSql: againstSameSql(undefined, true),
+    drive: { headers: apiKey, requests: gets(fixtures.invoiceIds.map((id) => `/external/invoices/${id}`)) } },
   { name: 'create transaction', target: { kind: 'none', why: 'a write that locks the invoice and takes a number; no target set by the issue' },
     drive: { headers: signedIn, idempotencyKey: true,
       requests: fixtures.unpaidInvoiceIds.map((invoiceId) => ({ method: 'POST', path: '/client/transactions', body: { invoiceId, paymentMethod: 'CASH', amount: 1 } })) } },
-  { name: 'list notifications', target: { kind: 'throughput', min: 0.8 }, explain: true, drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
+  { name: 'list notifications', target: sameSqlOnly, sameSql: againstSameSql(), explain: true,
+    drive: { headers: signedIn, requests: gets(['/client/account/notifications?limit=20']) } },
 ];
 /**
  * Statements one request of a case sends to PostgreSQL (the server process counts them, BEGIN and
@@ -207,6 +228,26 @@ function plansOf(c: ApiCase): Promise<string[] | null> {
     const pick = c.drive.requests[0];
     fetch(`${ready.api}${pick.path}`, { headers: c.drive.headers }).then((res) => res.arrayBuffer())
       .then(() => server!.send({ kind: 'plans' }), reject);
+  });
+}
+
+/** The last segment of a path (before its query): the id a keyed case's request reads. */
+const keyOf = (p: string) => p.split('?')[0].split('/').pop()!;
+
+/**
+ * The case's same-SQL baseline, registered in the server process (servers.ts `capture`): the
+ * statements and answer of its first request. Null on the embedded database (nothing to record).
+ */
+function captureSameSql(c: ApiCase): Promise<Captured | null> {
+  return new Promise((resolve, reject) => {
+    const answer = (message: ServerMessage) => {
+      if (message.kind !== 'captured') return;
+      server!.off('message', answer);
+      if (message.error) reject(new Error(`capturing ${c.name}: ${message.error}`)); else resolve(message.captured);
+    };
+    server!.on('message', answer);
+    const pick = c.drive.requests[0];
+    server!.send({ kind: 'capture', url: `${ready.api}${pick.path}`, headers: c.drive.headers, key: c.sameSql?.keyed ? keyOf(pick.path) : null });
   });
 }
 
@@ -257,6 +298,9 @@ const baselineCase: DriveCase = { base: ready.baseline, headers: {}, requests: g
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const summary = (runs: DriveResult[]) => ({
   requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)), p50Ms: mean(runs.map((r) => r.p50Ms)), p99Ms: mean(runs.map((r) => r.p99Ms)),
+  p99_9Ms: mean(runs.map((r) => r.p99_9Ms)),
+  ...(runs[0]?.offeredPerSecond !== undefined ? { offeredPerSecond: runs[0].offeredPerSecond, due: runs.reduce((a, r) => a + (r.due ?? 0), 0),
+    answeredInTime: runs.reduce((a, r) => a + (r.answeredInTime ?? 0), 0) } : {}),
   total: runs.reduce((a, r) => a + r.total, 0), non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
   errors: runs.reduce((a, r) => a + r.errors + r.timeouts, 0),
   statusCodes: runs.reduce<Record<string, number>>((acc, r) => {
@@ -267,21 +311,50 @@ const summary = (runs: DriveResult[]) => ({
 
 console.log(`\nbench: ${embedded ? 'embedded PGlite' : `PostgreSQL ${new URL(adminUrl!).host}, database ${databaseName}`}; ${dataset.policies} policies `
   + `(${dataset.clientPolicies} the bench client's), ${dataset.clients} clients, ${dataset.tenants} tenants; ${connections} connections, `
-  + `${durationSeconds} s a run, ${rounds} round(s) of baseline then case; node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
+  + `${durationSeconds} s a run, ${rounds} round(s) of baseline, case, same SQL (reads and lists; then both at a fixed rate); node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
 const reports: CaseReport[] = [];
 try {
   for (const c of cases.filter((k) => chosen(k.name))) {
+    // A read or list: its same-SQL baseline (PostgreSQL only), driven beside the API in each round.
+    const captured = c.sameSql ? await captureSameSql(c) : null;
+    const sameSqlCase: DriveCase | null = captured && {
+      base: ready.baseline, headers: {}, connections, durationSeconds,
+      requests: c.drive.requests.map((pick) => ({ method: 'GET' as const, path: `/same/${captured.id}${c.sameSql!.keyed ? `?key=${encodeURIComponent(keyOf(pick.path))}` : ''}` })),
+    };
     const base: DriveResult[] = [];
     const runs: DriveResult[] = [];
+    const same: DriveResult[] = [];
     for (let r = 0; r < rounds; r += 1) {
       base.push(await drive(baselineCase));
       runs.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds }));
+      if (sameSqlCase) same.push(await drive(sameSqlCase));
     }
-    const report = judge(c.name, c.target, summary(runs), summary(base), await statementsPerRequest(c), smoke);
+    const statements = await statementsPerRequest(c);
+    const report = judge(c.name, c.target, summary(runs), summary(base), statements, smoke);
     const plans = c.explain ? await plansOf(c) : null;
     reports.push(plans && report.kind === 'http' ? { ...report, plans } : report);
     console.log(line(report));
     if (plans && values.explain) console.log(plans.join('\n'));
+    if (!c.sameSql) continue;
+    const notRun = captured ? null : 'the statements are recorded from the pg driver: PostgreSQL only (DATABASE_URL)';
+    const sameSql: SameSql | null = captured && { statements: captured.statements, capturedStatus: captured.status, answerBytes: captured.answerBytes,
+      routeAnswerBytes: captured.routeAnswerBytes, keyedValues: captured.keyedValues };
+    const vsSame = judgeSameSql(`${c.name}, vs the same SQL`, c.sameSql.target, captured ? summary(runs) : undefined,
+      captured ? summary(same) : undefined, sameSql, statements, smoke, notRun);
+    reports.push(vsSame);
+    console.log(line(vsSame));
+    // Latency at a fixed offered load: half the same SQL's measured maximum, the API and the baseline in turn.
+    const rate = captured ? Math.max(1, Math.round(summary(same).requestsPerSecond / 2)) : 0;
+    const atRate: DriveResult[] = [];
+    const sameAtRate: DriveResult[] = [];
+    for (let r = 0; captured && r < rounds; r += 1) {
+      sameAtRate.push(await drive({ ...sameSqlCase!, rate }));
+      atRate.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds, rate }));
+    }
+    const fixed = judgeRate(`${c.name}, at half the same SQL's req/s`, c.sameSql.rateTarget, rate, captured ? summary(atRate) : undefined,
+      captured ? summary(sameAtRate) : undefined, smoke, notRun);
+    reports.push(fixed);
+    console.log(line(fixed));
   }
   if (chosen('export')) {
     const report = await exportCase();
@@ -309,9 +382,14 @@ try {
 
 function line(r: CaseReport) {
   const verdict = r.flagged ? `FLAGGED: ${r.flagged}` : r.met === null ? r.reason : `${r.met ? 'met' : 'NOT MET'}: ${r.reason}`;
+  if (r.kind === 'rate') {
+    return `${r.name.padEnd(42)} p50/p99/p99.9 ${r.api.p50Ms.toFixed(1)}/${r.api.p99Ms.toFixed(1)}/${r.api.p99_9Ms.toFixed(1)} ms `
+      + `| same SQL ${r.baseline.p50Ms.toFixed(1)}/${r.baseline.p99Ms.toFixed(1)}/${r.baseline.p99_9Ms.toFixed(1)} ms | ${verdict}`;
+  }
   if (r.kind !== 'http') return `${r.name.padEnd(42)} ${verdict}`;
+  const which = r.baselineKind === 'sameSql' ? 'same SQL' : 'baseline';
   return `${r.name.padEnd(42)} ${r.api.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.api.p50Ms.toFixed(0).padStart(4)} ms  `
-    + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | baseline ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
+    + `p99 ${r.api.p99Ms.toFixed(0).padStart(4)} ms | ${which} ${r.baseline.requestsPerSecond.toFixed(0).padStart(6)} req/s p99 ${r.baseline.p99Ms.toFixed(0).padStart(3)} ms`
     + ` | ${r.ratio.toFixed(2)}x${r.statementsPerRequest === null ? '' : `, ${r.statementsPerRequest.toFixed(1)} statements/request`} | ${verdict}`;
 }
 
@@ -354,7 +432,7 @@ async function observabilityCases(): Promise<CaseReport[]> {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     if (receiver.received().posts === 0) problems[1] = 'no span reached the OTLP receiver: tracing was not on';
     return variants.map((variant, i) => {
-      const report = judge(names[i], targets[i], summary(on[i]), summary(off), null, smoke);
+      const report = judge(names[i], targets[i], summary(on[i]), summary(off), null, smoke, undefined, 'observingOff');
       return problems[i] && !report.flagged ? { ...report, flagged: problems[i] } : report;
     });
   } finally {

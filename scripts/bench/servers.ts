@@ -56,11 +56,30 @@ export interface Fixtures {
   clientPolicies: number;
 }
 
+/** One statement as the API sent it through pg: its text, values and, when prepared, its name. */
+export interface Statement { name?: string; text: string; values: unknown[] }
+
+/**
+ * What `capture` recorded of one request of a case (PostgreSQL only): the statements the API sent
+ * for it, in order, and its answer; the same-SQL route `/same/<id>` now runs them and answers it.
+ */
+export interface Captured {
+  id: number;
+  status: number;
+  /** The answer's bytes as the API sent them, and as the route sends them (JSON.stringify of the parsed answer). */
+  answerBytes: number;
+  routeAnswerBytes: number;
+  statements: Statement[];
+  /** How many of the values equal the request's key (the id in its path), replaced by each baseline request's own. */
+  keyedValues: number;
+}
+
 export type ServerMessage =
   | { kind: 'progress'; text: string }
   | { kind: 'loaded'; loadedInMs: number | null }
   | { kind: 'count'; statements: number | null }
   | { kind: 'plans'; plans: string[] | null }
+  | { kind: 'captured'; captured: Captured | null; error?: string }
   | { kind: 'ready'; api: string; baseline: string; fixtures: Fixtures }
   | { kind: 'failed'; error: string };
 
@@ -78,8 +97,9 @@ const config = {
 // Statements sent to PostgreSQL by this process (BEGIN and COMMIT included): the parent reads the
 // count around a few requests made one after the other, to give each case its round trips.
 let statements = 0;
-// While `recording`, the statements themselves (the parent asks for their plans: `plans`).
-let recording: { text: string; values: unknown[] }[] | undefined;
+// While `recording`, the statements themselves (the parent asks for their plans: `plans`; the
+// same-SQL baseline is made of them: `capture`). `name` when the API sent it prepared.
+let recording: Statement[] | undefined;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
   statements += 1;
@@ -88,8 +108,8 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
     const [first, second] = args as [unknown, unknown];
     if (typeof first === 'string') recording.push({ text: first, values: (second as unknown[] | undefined) ?? [] });
     else if (first && typeof first === 'object' && typeof (first as { text?: unknown }).text === 'string') {
-      const { text, values } = first as { text: string; values?: unknown[] };
-      recording.push({ text, values: values ?? [] });
+      const { name, text, values } = first as { name?: string; text: string; values?: unknown[] };
+      recording.push({ ...(name ? { name } : {}), text, values: values ?? [] });
     }
   }
   return (query as (...a: unknown[]) => unknown).apply(this, args);
@@ -189,7 +209,15 @@ async function fixtures(): Promise<Fixtures> {
   };
 }
 
-/** The baseline: one primary-key SELECT of a product through the same driver, answered as JSON, nothing else. */
+/** The same-SQL baselines registered so far (`capture`), by id. */
+const sameSql = new Map<number, { statements: Statement[]; key: string | null; answer: unknown }>();
+
+/**
+ * The baselines: one primary-key SELECT of a product through the same driver, answered as JSON,
+ * nothing else; and (PostgreSQL) `/same/<id>?key=K`, the statements one request of a case sent
+ * (captured), run in order on one connection of a pool of the same size, with the values that were
+ * that request's key replaced by K, answered with JSON.stringify of that request's answer.
+ */
 async function baseline() {
   const app = Fastify({ logger: false });
   if (options.databaseUrl) {
@@ -199,6 +227,22 @@ async function baseline() {
       const { rows } = await pool.query('select * from products where id = $1', [(request.params as { id: string }).id]);
       return { data: rows[0] };
     });
+    app.get('/same/:id', async (request, reply) => {
+      const same = sameSql.get(Number((request.params as { id: string }).id));
+      if (!same) return reply.code(404).send();
+      const key = (request.query as { key?: string }).key;
+      const client = await pool.connect();
+      try {
+        for (const { name, text, values } of same.statements) {
+          const bound = same.key !== null && key !== undefined ? values.map((v) => (v === same.key ? key : v)) : values;
+          // Prepared under the API's own name, as the API's connections keep them (per connection).
+          await client.query(name ? { name, text, values: bound } : { text, values: bound });
+        }
+      } finally {
+        client.release();
+      }
+      return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(same.answer));
+    });
   } else {
     app.get('/products/:id', async (request) => {
       const { rows } = await sql`select * from products where id = ${(request.params as { id: string }).id}::uuid`.execute(db);
@@ -207,6 +251,37 @@ async function baseline() {
   }
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+/**
+ * The same-SQL baseline of one case: the request made twice, the second recorded. The first fills
+ * what the API keeps between requests (the credential cache: the Api-Key and token lookup; the
+ * connection's prepared statements; the route's compiled validator), so the second sends what every
+ * request sends in steady state: nothing is left out by hand. PostgreSQL only (the recording is pg's).
+ */
+async function capture(url: string, headers: Record<string, string>, key: string | null): Promise<Captured | null> {
+  if (!options.databaseUrl) return null;
+  await (await fetch(url, { headers })).arrayBuffer();
+  const recorded: Statement[] = [];
+  recording = recorded;
+  let res: Response;
+  let body: string;
+  try {
+    res = await fetch(url, { headers });
+    body = await res.text();
+    // Whatever the API sends after its answer (an onResponse hook) counts too.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    recording = undefined;
+  }
+  const answer = JSON.parse(body) as unknown;
+  const id = sameSql.size + 1;
+  sameSql.set(id, { statements: recorded, key, answer });
+  return {
+    id, status: res.status, answerBytes: Buffer.byteLength(body), routeAnswerBytes: Buffer.byteLength(JSON.stringify(answer)),
+    statements: recorded.map((s) => ({ ...s, values: s.values.map((v) => (v instanceof Date ? v.toISOString() : v)) })),
+    keyedValues: key === null ? 0 : recorded.reduce((n, s) => n + s.values.filter((v) => v === key).length, 0),
+  };
 }
 
 try {
@@ -222,6 +297,11 @@ try {
   process.on('message', async (message: { kind: string }) => {
     if (message.kind === 'count') process.send!({ kind: 'count', statements: options.databaseUrl ? statements : null } satisfies ServerMessage);
     if (message.kind === 'record') recording = [];
+    if (message.kind === 'capture') {
+      const { url, headers, key } = message as unknown as { url: string; headers: Record<string, string>; key: string | null };
+      process.send!(await capture(url, headers, key).then((captured) => ({ kind: 'captured', captured }),
+        (error: Error) => ({ kind: 'captured', captured: null, error: error.message })) satisfies ServerMessage);
+    }
     if (message.kind === 'plans') {
       const recorded = recording ?? [];
       recording = undefined;

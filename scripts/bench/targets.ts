@@ -11,7 +11,18 @@ export type Target =
   | { kind: 'none'; why: string };
 
 export interface Figures {
-  requestsPerSecond: number; p50Ms: number; p99Ms: number; total: number; non2xx: number; errors: number; statusCodes: Record<string, number>;
+  requestsPerSecond: number; p50Ms: number; p99Ms: number; p99_9Ms: number; total: number; non2xx: number; errors: number; statusCodes: Record<string, number>;
+  /** Fixed-rate runs only: the rate offered, the requests due by the end of the runs and those answered by then. */
+  offeredPerSecond?: number; due?: number; answeredInTime?: number;
+}
+
+/** What the same-SQL baseline of a case runs (servers.ts `capture`): one request's statements and answer. */
+export interface SameSql {
+  statements: { name?: string; text: string; values: unknown[] }[];
+  /** The API's answer to that request (its status and bytes), and the bytes the route sends (JSON.stringify of it parsed). */
+  capturedStatus: number; answerBytes: number; routeAnswerBytes: number;
+  /** Values equal to the request's key (the id in its path), replaced by each baseline request's own id; 0 when the case reads one thing. */
+  keyedValues: number;
 }
 
 export interface ExportFigures {
@@ -52,11 +63,19 @@ export interface EventFigures {
   problems: string[];
 }
 
+export type BaselineKind = 'primaryKey' | 'sameSql' | 'observingOff';
+
 interface Verdict { target: Target; met: boolean | null; reason: string; flagged: string | null }
 export type CaseReport =
   | ({ kind: 'http'; name: string; api: Figures; baseline: Figures; ratio: number; p99Ratio: number; statementsPerRequest: number | null;
+      /** Which baseline: the primary-key route, the same-SQL route of the case, or the API with observing off. */
+      baselineKind: BaselineKind;
       /** EXPLAIN (ANALYZE, BUFFERS) of each SELECT one request sends, for the cases that ask (list cases, PostgreSQL). */
-      plans?: string[] } & Verdict)
+      plans?: string[];
+      /** baselineKind "sameSql": what the baseline runs and answers. */
+      sameSql?: SameSql } & Verdict)
+  /** The API and its same-SQL baseline driven at the same constant arrival rate (drive.ts `rate`). */
+  | ({ kind: 'rate'; name: string; offeredPerSecond: number; api: Figures; baseline: Figures; p99Ratio: number } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict)
   | ({ kind: 'events'; name: string; events: EventFigures | null } & Verdict)
   /** A case this run could not make (its reason says why: the embedded database, say). */
@@ -104,8 +123,54 @@ function flag(f: Figures): string | null {
   return null;
 }
 
+/**
+ * Against its same-SQL baseline, a case sends the same statements: what is left is the API's
+ * machinery, unless the statements it sent while counted differ from those captured.
+ */
+function whyNotSameSql(statements: number | null, same: SameSql): string {
+  const captured = same.statements.length;
+  const differs = statements !== null && Math.abs(statements - captured) > 0.05
+    ? `; the API sent ${statements.toFixed(1)} statements a request while counted, ${captured} when captured: the difference is work the baseline does not do`
+    : '';
+  return `the same ${captured} statement(s) and answer (${same.routeAnswerBytes} bytes) as the API: the gap is the API's own CPU a request `
+    + '(authentication from its cache, contract routing and validation, security headers, the query builder, '
+    + `building and serialising the answer), on 2 cores shared with PostgreSQL and the load generator; --profile shows where${differs}`;
+}
+
+/** A case against its same-SQL baseline (kind http, baselineKind sameSql), or why it did not run. */
+export function judgeSameSql(name: string, target: Target, api: Figures | undefined, baseline: Figures | undefined, same: SameSql | null,
+  statementsPerRequest: number | null, smoke: boolean, notRun: string | null): CaseReport {
+  if (notRun !== null || !same || !api || !baseline) return { kind: 'notRun', name, target, met: null, flagged: null, reason: `not run: ${notRun ?? 'nothing captured'}` };
+  const report = judge(name, target, api, baseline, statementsPerRequest, smoke, undefined, 'sameSql');
+  if (report.kind !== 'http') return report;
+  const capturedWrong = same.capturedStatus < 200 || same.capturedStatus > 299 ? `the captured request answered ${same.capturedStatus}` : null;
+  const reason = report.met === false ? `${report.reason.split('; ')[0]}; ${whyNotSameSql(statementsPerRequest, same)}` : report.reason;
+  return { ...report, reason, flagged: report.flagged ?? capturedWrong, sameSql: same };
+}
+
+/** The API and its same-SQL baseline at one constant arrival rate: p99 against p99, flagged when either fell behind. */
+export function judgeRate(name: string, target: Target, offeredPerSecond: number, api: Figures | undefined, baseline: Figures | undefined,
+  smoke: boolean, notRun: string | null): CaseReport {
+  if (notRun !== null || !api || !baseline) return { kind: 'notRun', name, target, met: null, flagged: null, reason: `not run: ${notRun ?? 'no rate'}` };
+  const p99Ratio = baseline.p99Ms > 0 ? api.p99Ms / baseline.p99Ms : Infinity;
+  const flagged = flag(api) ?? (flag(baseline) ? `baseline: ${flag(baseline)}` : null);
+  const behind = (f: Figures, who: string) => (f.due && (f.answeredInTime ?? 0) < 0.95 * f.due
+    ? `; ${who} had answered ${f.answeredInTime} of the ${f.due} requests due by the end: the rate is past what it sustains, so its latency is mostly its queue`
+    : '');
+  const figures = `at ${offeredPerSecond.toFixed(0)} req/s offered: p50/p99/p99.9 ${api.p50Ms.toFixed(1)}/${api.p99Ms.toFixed(1)}/${api.p99_9Ms.toFixed(1)} ms, `
+    + `the same SQL ${baseline.p50Ms.toFixed(1)}/${baseline.p99Ms.toFixed(1)}/${baseline.p99_9Ms.toFixed(1)} ms (p99 ${p99Ratio.toFixed(1)}x)`
+    + `${behind(api, 'the API')}${behind(baseline, 'the baseline')}`;
+  let met: boolean | null = null;
+  let reason: string;
+  if (target.kind === 'none') reason = `no target: ${figures}`;
+  else if (smoke) reason = `smoke run, not judged: ${figures}`;
+  else if (target.kind === 'latency') { met = p99Ratio <= target.maxP99; reason = `${figures}, target p99 <= ${target.maxP99}x`; }
+  else reason = `not a latency target: ${figures}`;
+  return { kind: 'rate', name, offeredPerSecond, api, baseline, p99Ratio, target, met, reason, flagged };
+}
+
 export function judge(name: string, target: Target, api: Figures | undefined, baseline: Figures | undefined,
-  statementsPerRequest: number | null, smoke: boolean, exported?: ExportFigures): CaseReport {
+  statementsPerRequest: number | null, smoke: boolean, exported?: ExportFigures, baselineKind: BaselineKind = 'primaryKey'): CaseReport {
   if (exported) {
     const flagged = exported.status !== 200 || exported.bytes === 0 ? `the export answered ${exported.status} with ${exported.bytes} bytes` : workbookProblem(exported);
     const t = target as Extract<Target, { kind: 'memory' }>;
@@ -137,5 +202,5 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
     met = p99Ratio <= target.maxP99;
     reason = `p99 ${a.p99Ms.toFixed(0)} ms is ${p99Ratio.toFixed(1)}x the baseline's ${b.p99Ms.toFixed(0)} ms, target <= ${target.maxP99}x${met ? '' : trips}`;
   } else reason = 'not an HTTP target';
-  return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, statementsPerRequest, target, met, reason, flagged };
+  return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, statementsPerRequest, baselineKind, target, met, reason, flagged };
 }
