@@ -312,6 +312,84 @@ describe('the demo console: journeys', () => {
   }, 120_000);
 });
 
+describe('the demo console: the book and the organisation', () => {
+  it('an executive manager opens a client account, adds a branch, a department and a staff member, moves a policy, approves a closure, and sees a product refused as the API says', async () => {
+    // A client's policy awaiting payment (for the move), and another's active one with a closure requested.
+    const email = uniqueEmail('book');
+    const { accessToken: token } = await call('POST', '/auth/signup', undefined, { type: 'INDIVIDUAL', firstName: 'Yaa', lastName: 'Asantewaa', email, password: PASSWORD, country: 'GH', groups: [] });
+    const unpaid = await call('POST', '/client/policies/home', token, homeBody(await homeProductId(token)));
+    const { email: closingEmail, policyId: closingPolicyId } = await clientWithClaim();
+    const closingToken = (await call('POST', '/auth/login', undefined, { username: closingEmail, password: PASSWORD })).accessToken;
+    const closure = await call('POST', '/client/policies/closure', closingToken, { policyId: closingPolicyId, reason: 'Sold the flat' });
+    const suffix = `${Date.now() % 1_000_000}`;
+
+    const { context, page } = await openConsole();
+    try {
+      await signInStaff(page, 'exec');
+
+      await consoleNav(page).getByRole('link', { name: 'Clients' }).click();
+      await page.getByRole('link', { name: 'Open a client account' }).click();
+      await page.getByLabel('First name').fill('Abena');
+      await page.getByLabel('Last name').fill(`Counter${suffix}`);
+      const clientEmail = uniqueEmail('walkin');
+      await page.getByLabel('E-mail').fill(clientEmail);
+      await page.getByRole('button', { name: 'Open the account' }).click();
+      await page.getByRole('heading', { name: `Abena Counter${suffix}` }).waitFor();
+      await expect(page.locator('dl').innerText()).resolves.toContain(clientEmail);
+
+      await consoleNav(page).getByRole('link', { name: 'Organisation' }).click();
+      await page.getByRole('button', { name: 'Create a branch' }).click();
+      await page.getByLabel('Branch name').fill(`Kumasi ${suffix}`);
+      await page.getByLabel('Address').fill('Adum, Kumasi');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('cell', { name: `Kumasi ${suffix}` }).waitFor();
+      await page.getByRole('button', { name: 'Create a department' }).click();
+      await page.getByLabel('Department name').fill(`Motor ${suffix}`);
+      await page.getByRole('combobox', { name: 'Branch', exact: true }).selectOption({ label: `Kumasi ${suffix}` });
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('cell', { name: `Motor ${suffix}` }).waitFor();
+      await page.getByRole('button', { name: 'Add a staff member' }).click();
+      await page.getByLabel('First name').fill('Kwame');
+      await page.getByLabel('Last name').fill(`Officer${suffix}`);
+      await page.getByLabel('E-mail').fill(uniqueEmail('officer'));
+      await page.getByRole('combobox', { name: 'Department', exact: true }).selectOption({ label: `Motor ${suffix}` });
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('cell', { name: `Kwame Officer${suffix}` }).waitFor();
+
+      // The sandbox company is a broker: creating a product is refused, and the console says why.
+      await consoleNav(page).getByRole('link', { name: 'Products' }).click();
+      await page.getByRole('button', { name: 'Create a product' }).click();
+      await page.getByLabel('Name').fill('Tro-tro cover');
+      await page.getByLabel('Code').fill(`TROTRO-${suffix}`);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await expect(page.getByRole('form', { name: 'The new product' }).getByRole('alert').innerText()).resolves.toMatch(/^403 NOT_AN_INSURER: /);
+
+      await consoleNav(page).getByRole('link', { name: 'Policies' }).click();
+      await page.getByLabel('Policy number').fill(unpaid.policyNo);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByRole('link', { name: unpaid.policyNo }).click();
+      await page.getByRole('heading', { name: `Policy ${unpaid.policyNo}` }).waitFor();
+      await page.getByLabel('To', { exact: true }).selectOption('UNDER_WRITER');
+      await page.getByRole('button', { name: 'Move to UNDER_WRITER' }).click();
+      await page.getByLabel('Why').fill('Sum insured above the referral limit');
+      await page.getByRole('button', { name: 'Move to UNDER_WRITER' }).click();
+      const move = page.locator('.console__history li', { hasText: 'Sum insured above the referral limit' });
+      await move.waitFor();
+      await expect(move.innerText()).resolves.toMatch(/PROCESSING → UNDER_WRITER by .+: .?Sum insured above the referral limit/);
+      await expect(call('GET', `/client/policies/${unpaid.id}`, token)).resolves.toMatchObject({ state: 'UNDER_WRITER' });
+
+      await consoleNav(page).getByRole('link', { name: 'Closures' }).click();
+      const row = page.locator('tr', { hasText: closure.policy.policyNo });
+      await row.getByRole('button', { name: /^Approve the closure/ }).click();
+      await row.getByRole('button', { name: /^Approve the closure/ }).click();
+      await row.waitFor({ state: 'detached' });
+      await expect(call('GET', `/client/policies/${closingPolicyId}`, closingToken)).resolves.toMatchObject({ state: 'CANCELLED' });
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
 describe('the demo console: every screen passes axe-core', () => {
   const report: Record<string, Violation[]> = {};
   let claimant: Awaited<ReturnType<typeof clientWithClaim>>;

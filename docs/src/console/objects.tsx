@@ -23,7 +23,7 @@ export function PolicyFacts({ policy }: { policy: Policy }): ReactNode {
       ['Sum insured', <Money key="sum" amount={policy.sumInsured} currency={policy.currency} />],
       ['Premium', <Money key="premium" amount={policy.premium} currency={policy.currency} />],
       ['Paid', policy.isPaid ? 'Yes' : 'No'],
-      ['Invoice', policy.invoice ? `${policy.invoice.invoiceNo}, ${policy.invoice.currency} ${policy.invoice.amount}` : '—'],
+      ['Invoice', policy.invoice ? <span key="invoice">{policy.invoice.invoiceNo}, <Money amount={policy.invoice.amount} currency={policy.invoice.currency} /></span> : '—'],
     ]} />
   );
 }
