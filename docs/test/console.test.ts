@@ -24,8 +24,14 @@ let site: Stage['site'];
 let api: Stage['api'];
 let browser: Browser;
 
+/**
+ * Access tokens last 75 s here (15 minutes by default): the console refreshes a token in its last
+ * minute, so every session in these tests goes through refreshes, and one test watches them.
+ */
+const ACCESS_TOKEN_SECONDS = 75;
+
 beforeAll(async () => {
-  stage = await startStage();
+  stage = await startStage({ JWT_TTL_SECONDS: String(ACCESS_TOKEN_SECONDS) });
   ({ site, api, browser } = stage);
 }, 120_000);
 
@@ -201,6 +207,32 @@ describe('the demo console: journeys', () => {
       await page.goBack();
       await expect(page.getByRole('heading', { name: /sign-in$/ }).isVisible()).resolves.toBe(true);
       await expect(page.getByText(/POL-\d+/).count()).resolves.toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('keeps a session past its access token\'s life with the rotating refresh token, once per refresh, and a staff session too', async () => {
+    const { context, page } = await openConsole();
+    const refreshes: string[] = [];
+    page.on('request', (request) => { if (request.url().endsWith('/token/refresh')) refreshes.push(new URL(request.url()).pathname); });
+    try {
+      await signUpClient(page);
+      // In its last minute (after 15 s here) the next call refreshes the token first, and succeeds.
+      await page.waitForTimeout((ACCESS_TOKEN_SECONDS - 60 + 2) * 1000);
+      await consoleNav(page).getByRole('link', { name: 'My policies' }).click();
+      await page.getByText('You have no policy yet').waitFor();
+      await consoleNav(page).getByRole('link', { name: 'My claims' }).click();
+      await page.getByText('You have filed no claim.').waitFor();
+      expect(refreshes).toEqual(['/api/v1/auth/token/refresh']);
+      await signOut(page);
+
+      await signInStaff(page, 'officer');
+      await page.waitForTimeout((ACCESS_TOKEN_SECONDS - 60 + 2) * 1000);
+      await consoleNav(page).getByRole('link', { name: 'Claims' }).click();
+      await page.getByRole('heading', { name: 'Open claims' }).waitFor();
+      await expect(page.locator('[role=alert]').count()).resolves.toBe(0);
+      expect(refreshes).toEqual(['/api/v1/auth/token/refresh', '/api/v1/staff/auth/token/refresh']);
     } finally {
       await context.close();
     }

@@ -96,9 +96,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the API as `npx tsx server/app/main.ts` would, on a free port with an embedded database in a
- * fresh folder, allowing CORS from `corsOrigin` only. Resolves once /health answers.
+ * fresh folder, allowing CORS from `corsOrigin` only, with `env`'s variables besides. Resolves once
+ * /health answers.
  */
-export async function startApi(corsOrigin: string): Promise<Running & { specUrl: string; output: () => string }> {
+export async function startApi(corsOrigin: string, env: Record<string, string> = {}): Promise<Running & { specUrl: string; output: () => string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-docs-api-'));
   let output = '';
@@ -113,6 +114,7 @@ export async function startApi(corsOrigin: string): Promise<Running & { specUrl:
       CORS_ORIGINS: corsOrigin,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      ...env,
     },
     detached: true, // its own process group: tsx runs the server in a child process of its own
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,9 +163,9 @@ export function artifacts(): string {
 /** The built site served, the API beside it (allowing the site's origin) and Chromium: what a browser test of the site with the API stands on. */
 export interface Stage { site: Running; api: Awaited<ReturnType<typeof startApi>>; browser: Browser; close(): Promise<void> }
 
-export async function startStage(): Promise<Stage> {
+export async function startStage(apiEnv: Record<string, string> = {}): Promise<Stage> {
   const site = await serveSite();
-  const api = await startApi(site.url).catch(async (error) => { await site.close(); throw error; });
+  const api = await startApi(site.url, apiEnv).catch(async (error) => { await site.close(); throw error; });
   const browser = await launchBrowser().catch(async (error) => { await api.close(); await site.close(); throw error; });
   return { site, api, browser, close: async () => { await browser.close(); await api.close(); await site.close(); } };
 }
