@@ -409,7 +409,10 @@ describe('navigation, colour mode, versions and search', () => {
 
   it('the Quick start is first in the sidebar and linked from the intro; the Changelog, in the navbar\'s version menu, lists every recorded release', async () => {
     const { page } = await open('/docs');
-    await expect(page.locator('nav.menu a.menu__link').first().innerText()).resolves.toBe('Quick start');
+    // The docs sidebar itself (Docusaurus's theme-doc-sidebar-menu), its first link once the page has hydrated.
+    const sidebarFirst = page.locator('.theme-doc-sidebar-menu a.menu__link').first();
+    await sidebarFirst.waitFor();
+    await expect(sidebarFirst.innerText()).resolves.toBe('Quick start');
     await page.locator('main a[href="/docs/quick-start"]').first().click();
     await page.waitForURL(/\/docs\/quick-start$/);
     await expect(page.locator('main h1').innerText()).resolves.toBe('Quick start');
