@@ -3,23 +3,20 @@
  * alert with the API's message and Retry when one fails, money in the object's currency, lists
  * paged by the API's cursor, and decision forms that say what the API answered.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { problemOf, type Schemas } from './api';
-import { useConsole } from './context';
+import { ConsoleContext, useConsole } from './context';
 
 export function ErrorBox({ error, onRetry }: { error: unknown; onRetry?: () => void }): ReactNode {
-  const { baseUrl } = useConsoleOrNone() ?? { baseUrl: '' };
+  // Also shown before sign-in (outside the console's context), where no base URL is known yet.
+  const baseUrl = useContext(ConsoleContext)?.baseUrl ?? '';
   return (
     <div className="alert alert--danger margin-vert--sm" role="alert">
       <p className="margin-bottom--sm">{problemOf(error, baseUrl)}</p>
       {onRetry && <button type="button" className="button button--secondary button--sm" onClick={onRetry}>Retry</button>}
     </div>
   );
-}
-
-function useConsoleOrNone() {
-  try { return useConsole(); } catch { return undefined; }
 }
 
 export function Spinner({ label }: { label: string }): ReactNode {
