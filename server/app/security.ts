@@ -1,7 +1,8 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import fastifyJwt from '@fastify/jwt';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../platform/config.js';
@@ -118,12 +119,17 @@ export function checkMetricsToken(services: Services, request: FastifyRequest): 
 
 const invalidToken = () => unauthorized('The access token is invalid, expired or revoked', 'INVALID_TOKEN');
 
+/** `Authorization: Bearer <token>`: the token, or undefined when the header is not of that form. */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 /** A bearer header's claims, if it has one, signed by us and unexpired, of a known kind and with an id (`undefined` if not). */
-async function signedClaims(request: FastifyRequest): Promise<AccessTokenClaims | undefined> {
-  const header = request.headers.authorization;
-  if (!header || !/^Bearer\s+\S+/i.test(header)) return undefined;
+function signedClaims(request: FastifyRequest): AccessTokenClaims | undefined {
+  const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+  if (!token) return undefined;
   try {
-    const claims = await request.jwtVerify<AccessTokenClaims>();
+    // The instance's verifier itself (its options and its cache of verified tokens), not
+    // `request.jwtVerify`, which decodes the token once more before verifying it on every request.
+    const claims = request.server.jwt.verify<AccessTokenClaims>(token);
     return (claims.kind === 'client' || claims.kind === 'staff') && typeof claims.jti === 'string' && typeof claims.sub === 'string'
       && (claims.sid === undefined || typeof claims.sid === 'string') ? claims : undefined;
   } catch {
@@ -218,7 +224,7 @@ export function securityHook(services: Services, operation: OperationMeta) {
     const key = apiKeyOf(request);
     // The signature is checked before the query, which reads what the claims name; an invalid
     // Api-Key is still answered before anything about the token.
-    const signed = tokenKind ? await signedClaims(request) : undefined;
+    const signed = tokenKind ? signedClaims(request) : undefined;
     const { tenant, tokenRevoked, clientSessionVersion } = await tenantAndToken(services, key, signed);
     let actor: Actor = { kind: 'anonymous' };
     if (tokenKind) {
@@ -249,6 +255,20 @@ export async function webhookSignatureCheck(services: Services, request: Fastify
   provider.verifyWebhook(request.headers, request.rawBody ?? Buffer.alloc(0), services.clock.now());
 }
 
+/**
+ * helmet's headers with its defaults, computed once: they are the same on every answer (no CSP
+ * nonces), and helmet builds its middleware anew on every call otherwise.
+ */
+function helmetHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => { headers[name.toLowerCase()] = String(value); },
+    removeHeader: () => {},
+  };
+  helmet()({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return headers;
+}
+
 /** Every method a route of the contract uses, for CORS preflights. */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -264,7 +284,11 @@ export const corsAllows = (allowed: Config['corsOrigins'], origin: string | unde
  * configured lifetime, whatever its `exp` says.
  */
 export const security = fp(async (app, { config }: { config: Config }) => {
-  await app.register(helmet, { global: true });
+  const browserHeaders = helmetHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(browserHeaders);
+    done();
+  });
   await app.register(cors, {
     origin: (origin, callback) => callback(null, corsAllows(config.corsOrigins, origin)),
     methods: METHODS,
@@ -272,9 +296,9 @@ export const security = fp(async (app, { config }: { config: Config }) => {
     exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition', 'X-Content-SHA256', 'Idempotent-Replayed', 'X-Request-Id'],
     maxAge: 600,
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   // @fastify/jwt reads a number of maxAge as seconds.
   await app.register(fastifyJwt, {

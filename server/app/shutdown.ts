@@ -42,13 +42,16 @@ export const shutdownGate = fp(async (app) => {
   // The route's template, never the URL as sent: a query string may hold what a log must not.
   app.decorate('requestsInFlight', () => [...inFlight].map((request) => `${request.method} ${request.routeOptions.url ?? 'unmatched'}`));
 
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks: an async one costs every request a promise and a turn of the microtask queue.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (lifecycle.shuttingDown && !ALWAYS_ANSWERED.has(operationIdOf(request) ?? '')) {
-      throw new ApiError(503, 'SHUTTING_DOWN', 'This instance is shutting down and takes no new request; retry (another instance will answer)',
-        { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) });
+      done(new ApiError(503, 'SHUTTING_DOWN', 'This instance is shutting down and takes no new request; retry (another instance will answer)',
+        { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) }));
+      return;
     }
     inFlight.add(request);
+    done();
   });
-  app.addHook('onResponse', async (request) => settle(request));
-  app.addHook('onRequestAbort', async (request) => settle(request));
+  app.addHook('onResponse', (request, _reply, done) => { settle(request); done(); });
+  app.addHook('onRequestAbort', (request, done) => { settle(request); done(); });
 }, { name: 'coverline-shutdown', fastify: '5.x', dependencies: ['coverline-services'] });
