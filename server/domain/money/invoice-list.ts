@@ -1,10 +1,11 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
+import { compiledQuery } from '../../platform/db/compiled-query.js';
 import { listOrExport } from '../../platform/export/listing.js';
 import { idOrNumber } from '../../platform/filters.js';
 import type { StaffActor } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import { TenantScope } from '../../platform/tenancy.js';
 import { staffNamed } from '../staff/names.js';
 import { clientInReach } from '../staff/reach.js';
 import { billsPolicy, invoiceColumns, toInvoices, type Invoice } from './invoice-view.js';
@@ -70,8 +71,16 @@ async function loadInvoice(scope: TenantScope, invoices: InvoiceQuery, id: strin
   return (await toInvoices(scope, [row]))[0];
 }
 
+/** A client's invoice by id, as the lists read it: built once (the client's read by id is a hot path). */
+const clientInvoiceById = compiledQuery((db, params: { tenantId: string; clientId: string; id: string }) =>
+  clientInvoices(new TenantScope(db, params.tenantId), params.clientId).where('invoices.id', '=', params.id).select(invoiceColumns));
+
 /** One of the client's invoices, as its list answers it, or 404 (another client's as unknown). */
-export const loadClientInvoice = (scope: TenantScope, clientId: string, id: string) => loadInvoice(scope, clientInvoices(scope, clientId), id);
+export async function loadClientInvoice(scope: TenantScope, clientId: string, id: string): Promise<Invoice> {
+  const [row] = await clientInvoiceById(scope.db, { tenantId: scope.tenantId, clientId, id });
+  if (!row) throw notFound('Invoice');
+  return (await toInvoices(scope, [row]))[0];
+}
 
 /** One invoice of a client within a staff member's reach, as the list answers it, or 404 (out of reach as unknown). */
 export const loadStaffInvoice = (scope: TenantScope, actor: StaffActor, id: string) =>

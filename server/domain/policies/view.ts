@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import { compiledQuery } from '../../platform/db/compiled-query.js';
+import { TenantScope } from '../../platform/tenancy.js';
 import { notFound } from '../../platform/errors.js';
 import { clientFullName } from '../clients/account.js';
 import { staffReference } from '../staff/names.js';
@@ -193,9 +194,15 @@ function withAssetsColumn<Q extends ReturnType<typeof withPolicyColumns>>(query:
     from policy_assets pa where pa.policy_id = policies.id and pa.tenant_id = policies.tenant_id)`.as('assets_json'));
 }
 
+/** A client's policy by id with its assets, as the API answers it: built once (the client's read by id is a hot path). */
+const clientPolicyById = compiledQuery((db, params: { tenantId: string; clientId: string; id: string }) =>
+  withAssetsColumn(withPolicyColumns(policyQuery(new TenantScope(db, params.tenantId)).where('policies.client_id', '=', params.clientId)))
+    .where('policies.id', '=', params.id));
+
 /** One policy as the API answers it, with its assets: one query. */
 export async function loadPolicy(scope: TenantScope, id: string, clientId: string): Promise<Policy> {
-  const row = await ownRow(withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId))), 'policies', id, 'Policy');
+  const [row] = await clientPolicyById(scope.db, { tenantId: scope.tenantId, clientId, id });
+  if (!row) throw notFound('Policy');
   return toPolicy(row, row.assets_json.map(({ details, id: assetId, premium }) => ({ ...details, id: assetId, premium: Number(premium) }) as PolicyAsset));
 }
 

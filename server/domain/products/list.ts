@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
+import { compiledQuery } from '../../platform/db/compiled-query.js';
 import { notFound } from '../../platform/errors.js';
 import { containsPattern } from '../../platform/filters.js';
 import { pageOf } from '../../platform/pagination.js';
@@ -53,8 +54,14 @@ export async function staffProductPage(ctx: HandlerContext, query: StaffProductL
 }
 
 /** One product the tenant's clients may buy; any other is not found. */
+/** A product a client may see, by id: built once (the read by id is a hot path). */
+const visibleProductById = compiledQuery((db, params: { tenantId: string; id: string }) => {
+  const viewing = { db, tenant: { id: params.tenantId } };
+  return withProductColumns(visibleProducts(viewing), viewing, 'client').where('products.id', '=', params.id);
+});
+
 export async function visibleProduct(ctx: HandlerContext, id: string): Promise<Product> {
-  const row = await withProductColumns(visibleProducts(ctx), ctx, 'client').where('products.id', '=', id).executeTakeFirst();
+  const [row] = await visibleProductById(ctx.db, { tenantId: ctx.tenant.id, id });
   if (!row) throw notFound('Product');
   return toProducts([row])[0];
 }
