@@ -43,6 +43,7 @@ const { values } = parseArgs({
     tenants: { type: 'string' },
     'client-policies': { type: 'string' },
     duration: { type: 'string' },
+    warmup: { type: 'string' },
     connections: { type: 'string' },
     rounds: { type: 'string' },
     pool: { type: 'string' },
@@ -61,7 +62,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(`usage: npm run bench -- [--policies N (1000000)] [--clients N (10000)] [--tenants N (5)] [--client-policies N (min(100000, policies/10))]
-  [--duration S (10; smoke 2)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
+  [--duration S (10; smoke 2)] [--warmup S (2; smoke 0)] [--connections C (50)] [--rounds R (2)] [--pool N (10)] [--json FILE (bench-results.json)]
   [--database NAME (coverline_bench)] [--cases a,b,...] [--embedded] [--keep] [--smoke] [--profile DIR (the API process's CPU profile)]
   [--explain (print the query plans of the list cases; the JSON always has them)]
   [--events N (changes committed in the webhook events case: 1000; smoke 20)] [--job-poll-ms MS (its instances' queue poll: JOB_POLL_INTERVAL_MS, 5000)]`);
@@ -82,6 +83,8 @@ const dataset = {
   clientPolicies: Math.min(policies, int('client-policies', Math.max(1, Math.min(100_000, Math.floor(policies / 10))))),
 };
 const durationSeconds = int('duration', smoke ? 2 : 10);
+// Each case's servers are driven this long first, unmeasured: the JIT compiles the path before its figures count.
+const warmupSeconds = int('warmup', smoke ? 0 : 2, 0);
 const connections = int('connections', smoke ? 10 : 50);
 const rounds = int('rounds', smoke ? 1 : 2);
 const poolSize = int('pool', 10);
@@ -324,9 +327,13 @@ try {
     const base: DriveResult[] = [];
     const runs: DriveResult[] = [];
     const same: DriveResult[] = [];
+    const apiCase: DriveCase = { ...c.drive, base: ready.api, connections, durationSeconds };
+    if (warmupSeconds > 0) {
+      for (const warming of [baselineCase, apiCase, sameSqlCase]) if (warming) await drive({ ...warming, durationSeconds: warmupSeconds });
+    }
     for (let r = 0; r < rounds; r += 1) {
       base.push(await drive(baselineCase));
-      runs.push(await drive({ ...c.drive, base: ready.api, connections, durationSeconds }));
+      runs.push(await drive(apiCase));
       if (sameSqlCase) same.push(await drive(sameSqlCase));
     }
     const statements = await statementsPerRequest(c);

@@ -33,7 +33,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether a reference is a row's id (random, so unguessable) rather than its sequential number. */
 export const isId = (ref: string) => UUID.test(ref);
 
+/** A reference known to be a row's id (`byNumber` false) or its human number (`INV-0012`, any case), as a condition. */
+export const idOrNumberAs = (byNumber: boolean, ref: string, idColumn: string, numberColumn: string) => (byNumber
+  ? sql<boolean>`upper(${sql.ref(numberColumn)}) = upper(${ref})`
+  : sql<boolean>`${sql.ref(idColumn)} = ${ref}::uuid`);
+
 /** A reference that is either a row's id or its human number (`INV-0012`, any case), as a condition. */
-export const idOrNumber = (ref: string, idColumn: string, numberColumn: string) => (isId(ref)
-  ? sql<boolean>`${sql.ref(idColumn)} = ${ref}::uuid`
-  : sql<boolean>`upper(${sql.ref(numberColumn)}) = upper(${ref})`);
+export const idOrNumber = (ref: string, idColumn: string, numberColumn: string) => idOrNumberAs(!isId(ref), ref, idColumn, numberColumn);

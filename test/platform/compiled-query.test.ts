@@ -49,7 +49,7 @@ describe('compiledQuery', () => {
   it('runs inside a transaction through the transaction\'s connection', async () => {
     const named = compiledQuery((db: Db, params: { id: number }) => db.selectFrom('items').select('name').where('id', '=', params.id));
     const seen = await handle.db.transaction().execute(async (trx) => {
-      await trx.updateTable('items').set({ name: 'renamed' }).where('id', '=', 2).execute();
+      await sql`update items set name = 'renamed' where id = 2`.execute(trx);
       return named(trx, { id: 2 });
     });
     expect(seen).toEqual([{ name: 'renamed' }]);

@@ -2,11 +2,12 @@ import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
 import { invoiceFigures, invoicePaymentTotals, paymentSums, sumsOfTotals } from './figures.js';
 import { Decimal } from 'decimal.js';
+import { compiledQuery } from '../../platform/db/compiled-query.js';
 import type { Db } from '../../platform/db/database.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { idOrNumber, isId } from '../../platform/filters.js';
+import { idOrNumberAs, isId } from '../../platform/filters.js';
 import { consume } from '../../platform/rate-limit.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import { TenantScope } from '../../platform/tenancy.js';
 
 export type Invoice = components['schemas']['Invoice'];
 export type ExternalInvoice = components['schemas']['ExternalInvoice'];
@@ -93,6 +94,20 @@ export interface ExternalLookup {
 }
 
 /**
+ * One query: the invoice, its payment totals and the numbers of the policies it bills; one built
+ * once for a lookup by id and one by number (a payer's page reads it on every visit).
+ */
+const externalInvoiceQuery = (byNumber: boolean) => compiledQuery((db, params: { tenantId: string; ref: string }) =>
+  new TenantScope(db, params.tenantId).selectFrom('invoices')
+    .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description', 'voided_at', 'void_reason'])
+    .select(invoicePaymentTotals.as('payment_totals'))
+    .select(sql<string[]>`(select coalesce(json_agg(p.policy_no order by p.policy_no), '[]'::json)
+      from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id)`.as('policy_nos'))
+    .where(idOrNumberAs(byNumber, params.ref, 'id', 'invoice_no')));
+const externalInvoiceBy = { id: externalInvoiceQuery(false), number: externalInvoiceQuery(true) };
+
+/**
  * An invoice of the tenant (`insurer`), by number or id, or 404: what a payer who is not the
  * client needs to pay it, and no more. Ids are random; numbers run in sequence, so a lookup by
  * number also needs the invoice's amount (printed beside it) and is limited per address: nobody
@@ -104,15 +119,7 @@ export async function externalInvoice(scope: TenantScope, services: { db: Db; no
     if (lookup.amount === undefined) throw badRequest('query.amount is required when the invoice is looked up by number (send the amount printed on the invoice, or look it up by id)');
     await consume(services.db, `external-invoice:address:${scope.tenantId}:${lookup.ip}`, { max: EXTERNAL_LOOKUPS_PER_HOUR, windowSeconds: 3600 }, services.now);
   }
-  // One query: the invoice, its payment totals and the numbers of the policies it bills.
-  const row = await scope.selectFrom('invoices')
-    .select(['id', 'invoice_no', 'currency', 'amount', 'exchange_rate', 'invoice_date', 'description', 'voided_at', 'void_reason'])
-    .select(invoicePaymentTotals.as('payment_totals'))
-    .select(sql<string[]>`(select coalesce(json_agg(p.policy_no order by p.policy_no), '[]'::json)
-      from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
-      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id)`.as('policy_nos'))
-    .where(idOrNumber(lookup.invoiceNoOrId, 'id', 'invoice_no'))
-    .executeTakeFirst();
+  const [row] = await externalInvoiceBy[byNumber ? 'number' : 'id'](scope.db, { tenantId: scope.tenantId, ref: lookup.invoiceNoOrId });
   if (!row || (byNumber && !new Decimal(row.amount).equals(lookup.amount!))) throw notFound('Invoice');
   const figures = invoiceFigures(row.amount, row.exchange_rate, sumsOfTotals(row.payment_totals), row);
   return {
