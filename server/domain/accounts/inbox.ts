@@ -1,8 +1,11 @@
 import type { operations } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { pageOf } from '../../platform/pagination.js';
-import type { TenantScope } from '../../platform/tenancy.js';
+import type { Kysely } from 'kysely';
+import { compiledQueries } from '../../platform/db/compiled-query.js';
+import type { Database } from '../../platform/db/schema.js';
+import { paginate } from '../../platform/pagination.js';
+import { TenantScope } from '../../platform/tenancy.js';
 import type { AccountOwner } from './account.js';
 import { toNotification, type Notification } from './notification-view.js';
 
@@ -20,15 +23,32 @@ type StatusUpdate = operations['updateNotificationStatus']['requestBody']['conte
 
 const inbox = (scope: TenantScope, owner: InboxOwner) => scope.selectFrom('notifications').where(owner.column, '=', owner.id);
 
+/** An inbox page's shape: whose (the owner's column) and whether one status is asked for. */
+type InboxShape = `${InboxOwner['column']} ${'all' | 'status'}`;
+interface InboxParams { tenantId: string; ownerId: string; status?: string; limit?: number; offset?: number; [name: string]: unknown }
+
+const inboxOfShape = (shape: InboxShape, db: Kysely<Database>, params: InboxParams) => {
+  const [column, which] = shape.split(' ') as [InboxOwner['column'], 'all' | 'status'];
+  const mine = inbox(new TenantScope(db, params.tenantId), { column, id: params.ownerId });
+  return which === 'status' ? mine.where('status', '=', params.status as Notification['status']) : mine;
+};
+// The page's count and rows, each built once per shape: an inbox is read on every app start.
+const inboxCount = compiledQueries((shape: InboxShape, db, params: InboxParams) =>
+  inboxOfShape(shape, db, params).select((eb) => eb.fn.countAll<string>().as('count')));
+const inboxRows = compiledQueries((shape: InboxShape, db, params: InboxParams) =>
+  inboxOfShape(shape, db, params).selectAll().orderBy('created_at', 'desc').orderBy('id').limit(params.limit!).offset(params.offset!));
+
 /** One page of the owner's notifications, newest first, of one status if asked. */
 export async function notificationPage(scope: TenantScope, owner: InboxOwner, query: NotificationQuery) {
   const { status } = query;
   // The contract gives page and limit defaults, which request validation fills in.
   const page = query.page!;
   const limit = query.limit!;
-  const mine = inbox(scope, owner).$if(status !== undefined, (qb) => qb.where('status', '=', status!));
-  const { offset, paginator } = await pageOf(mine, page, limit);
-  const rows = await mine.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
+  const shape: InboxShape = `${owner.column} ${status === undefined ? 'all' : 'status'}`;
+  const params: InboxParams = { tenantId: scope.tenantId, ownerId: owner.id, status };
+  const [{ count }] = await inboxCount(shape, scope.db, params);
+  const { offset, paginator } = paginate({ page, limit, itemsCount: Number(count) });
+  const rows = await inboxRows(shape, scope.db, { ...params, limit, offset });
   return { notifications: rows.map(toNotification), paginator };
 }
 

@@ -51,3 +51,20 @@ function compile<P extends Record<string, unknown>, R>(db: Kysely<Database>, bui
   }
   return { sql, query, parameters };
 }
+
+/**
+ * `compiledQuery` for a query of a few shapes (an optional filter present or not, one column of
+ * two): one compiled per shape, on its first use. The shape key must take few values (never a
+ * value from the caller); the build reads the shape, never the parameters.
+ */
+export function compiledQueries<S extends string, P extends Record<string, unknown>, R>(build: (shape: S, db: Kysely<Database>, params: P) => Compilable<R>) {
+  const byShape = new Map<S, (db: Kysely<Database>, params: P) => Promise<R[]>>();
+  return (shape: S, db: Kysely<Database>, params: P): Promise<R[]> => {
+    let query = byShape.get(shape);
+    if (!query) {
+      query = compiledQuery((compiling: Kysely<Database>, stand: P) => build(shape, compiling, stand));
+      byShape.set(shape, query);
+    }
+    return query(db, params);
+  };
+}
