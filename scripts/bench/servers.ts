@@ -11,11 +11,13 @@
  * fixtures } to its parent, then waits to be told to stop.
  */
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app/app.js';
+import { logDestination } from '../../server/app/request-log.js';
 import { boundHeapGrowth } from '../../server/platform/memory.js';
 import { hashPassword } from '../../server/platform/auth/passwords.js';
 import { loadConfig } from '../../server/platform/config.js';
@@ -291,7 +293,9 @@ try {
     process.send!({ kind: 'loaded', loadedInMs } satisfies ServerMessage, () => process.exit(0));
   }
   boundHeapGrowth(); // as server/app/main.ts does
-  const api = await buildApp({ config, db, changes: database.changes, poolStats: database.poolStats, logger: false });
+  // Logging as `npm start` logs (a line per request at info), to a file of the run's folder.
+  const api = await buildApp({ config, db, changes: database.changes, poolStats: database.poolStats,
+    logger: { level: 'info', stream: logDestination(path.join(options.dataDir, 'api.log')) } });
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {

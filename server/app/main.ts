@@ -4,6 +4,7 @@ import { openDatabase } from '../platform/db/database.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
 import { seedSandbox } from '../platform/db/seed.js';
 import { backgroundWorker } from './jobs.js';
+import { logDestination } from './request-log.js';
 import { boundHeapGrowth } from '../platform/memory.js';
 
 /** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and the current job, then close. */
@@ -13,7 +14,7 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 await migrateToLatest(database.db);
 await seedSandbox(database.db, config.sandboxApiKey);
 
-const app = await buildApp({ config, db: database.db, changes: database.changes, poolStats: database.poolStats, logger: { level: config.logLevel } });
+const app = await buildApp({ config, db: database.db, changes: database.changes, poolStats: database.poolStats, logger: { level: config.logLevel, stream: logDestination() } });
 app.addHook('onClose', async () => { await database.close(); });
 
 // Background jobs (message delivery, due direct debits...) live in the database's job queue; this timer only polls it.

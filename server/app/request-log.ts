@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import pino from 'pino';
 import type { Tracing } from '../platform/observability/tracing.js';
 import { operationIndex } from '../platform/openapi.js';
 import { answeredErrorCode } from './errors.js';
@@ -20,6 +21,14 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 export const REQUEST_RECEIVED = 'request received';
 /** The one line each request logs once answered. */
 export const REQUEST_COMPLETED = 'request completed';
+
+/**
+ * Where the process's log lines go (standard output unless told): written off the request path,
+ * a line queued and written by the next turn of the event loop (several at once under load), not
+ * a write system call inside each request. pino writes out what is still queued when the process
+ * exits, `process.exit` included.
+ */
+export const logDestination = (dest: number | string = 1) => pino.destination({ dest, sync: false });
 
 /** Fastify's `genReqId`: the request's well-formed `X-Request-Id`, else a new UUID. */
 export function requestIdOf(request: IncomingMessage): string {

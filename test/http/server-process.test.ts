@@ -29,11 +29,11 @@ const requestReceived = (operationId: string, url: string) => (line: string) =>
 const started: ChildProcess[] = [];
 afterAll(() => { for (const child of started) if (child.exitCode === null) child.kill('SIGKILL'); });
 
-async function start(port: number): Promise<Started> {
+async function start(port: number, env: Record<string, string> = {}): Promise<Started> {
   // LOG_LEVEL debug: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/app/main.ts'], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'debug', NODE_ENV: 'development' },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'debug', NODE_ENV: 'development', ...env },
   });
   started.push(child);
   let output = '';
@@ -78,7 +78,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 });
 
 describe('npm start', () => {
-  it('prints how to call it, finishes in-flight requests on SIGTERM while refusing new ones, and keeps its data across restarts', async () => {
+  it('prints how to call it, finishes in-flight requests on SIGTERM while refusing new ones, keeps its data across restarts, and exits 1 naming what is left when a request outlasts SHUTDOWN_TIMEOUT_MS', async () => {
     const port = await freePort();
     const first = await start(port);
     expect(first.output()).toContain(`http://127.0.0.1:${port}/api/v1`);
@@ -102,11 +102,19 @@ describe('npm start', () => {
     expect(answer.status).toBe(201);
     expect(await exited(first.child)).toBe(0);
 
-    const second = await start(port);
+    // The second time, a request that never ends holds the shutdown past SHUTDOWN_TIMEOUT_MS.
+    const second = await start(port, { SHUTDOWN_TIMEOUT_MS: '1500' });
     const login = await send(port, 'POST', '/api/v1/auth/login', { username: 'esi@example.com', password: 's3cure-Pass' });
     expect(login.status).toBe(200);
     expect(login.json.data.email).toBe('esi@example.com');
+    send(port, 'POST', '/api/v1/auth/signup', signup, () => new Promise(() => {})).catch(() => {});
+    await second.printed((line) => requestReceived('signUp', '/api/v1/auth/signup')(line) && !first.output().includes(line));
     second.child.kill('SIGTERM');
-    expect(await exited(second.child)).toBe(0);
+    // It exits 1, and its last line, logged just before (written out at exit, not lost in the log's queue), says what was left.
+    expect(await exited(second.child)).toBe(1);
+    const last = second.output().trim().split('\n').filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; requests?: string[] }).pop();
+    expect(last).toMatchObject({ level: 50, requests: ['POST /api/v1/auth/signup'] });
+    expect(last!.msg).toContain('SIGTERM: not finished within SHUTDOWN_TIMEOUT_MS (1500 ms), exiting 1; still running: request POST /api/v1/auth/signup');
   }, 240_000); // two cold starts of the embedded database, slow on a busy machine
 });
