@@ -11,6 +11,7 @@
  * fixtures } to its parent, then waits to be told to stop.
  */
 import type { AddressInfo } from 'node:net';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
@@ -291,11 +292,12 @@ try {
     const loadedInMs = await load();
     await database.close();
     process.send!({ kind: 'loaded', loadedInMs } satisfies ServerMessage, () => process.exit(0));
+    await new Promise<never>(() => {}); // this process only loads: it never serves
   }
   boundHeapGrowth(); // as server/app/main.ts does
   // Logging as `npm start` logs (a line per request at info), to a file of the run's folder.
   const api = await buildApp({ config, db, changes: database.changes, poolStats: database.poolStats,
-    logger: { level: 'info', stream: logDestination(path.join(options.dataDir, 'api.log')) } });
+    logger: { level: 'info', stream: logDestination(openSync(path.join(options.dataDir, 'api.log'), 'a')) } });
   await api.listen({ port: 0, host: '127.0.0.1' });
   const bare = await baseline();
   process.on('message', async (message: { kind: string }) => {

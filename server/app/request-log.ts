@@ -23,12 +23,13 @@ export const REQUEST_RECEIVED = 'request received';
 export const REQUEST_COMPLETED = 'request completed';
 
 /**
- * Where the process's log lines go (standard output unless told): written off the request path,
- * a line queued and written by the next turn of the event loop (several at once under load), not
- * a write system call inside each request. pino writes out what is still queued when the process
- * exits, `process.exit` included.
+ * Where the process's log lines go (standard output unless another open file is given): written
+ * off the request path, a line queued and written by the next turn of the event loop (several at
+ * once under load), not a write system call inside each request. pino writes out what is still
+ * queued when the process exits, `process.exit` included. A file descriptor, not a path: a path is
+ * opened asynchronously, and an exit before it is open would throw instead of flushing.
  */
-export const logDestination = (dest: number | string = 1) => pino.destination({ dest, sync: false });
+export const logDestination = (fd = 1) => pino.destination({ dest: fd, sync: false });
 
 /** Fastify's `genReqId`: the request's well-formed `X-Request-Id`, else a new UUID. */
 export function requestIdOf(request: IncomingMessage): string {
