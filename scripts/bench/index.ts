@@ -27,13 +27,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { hashPassword, PASSWORD_HASH_OPTIONS } from '../../server/platform/auth/passwords.js';
 import { loadConfig } from '../../server/platform/config.js';
 import type { DriveCase, DriveRequest, DriveResult } from './drive.js';
 import { autoPolicyBody } from './dataset.js';
 import { eventsCase, eventsCaseName } from './events.js';
 import { BENCH_METRICS_TOKEN, otlpReceiver, scrapeNames, startVariant, stopVariant, type ObservedVariant } from './observability.js';
 import type { Captured, Fixtures, ServerMessage, ServerOptions } from './servers.js';
-import { judge, judgeEvents, judgeRate, judgeSameSql, type CaseReport, type SameSql, type Target } from './targets.js';
+import { judge, judgeEvents, judgeHashing, judgeRate, judgeRest, judgeSameSql, type CaseReport, type SameSql, type Target } from './targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -133,6 +134,8 @@ const fail = async (error: unknown) => { await cleanUp(); console.error(`bench: 
 const { loadedInMs } = await serverProcess('load', 'loaded').catch(fail);
 const ready = await serverProcess('serve', 'ready').catch(fail);
 const { fixtures } = ready;
+// Before any request: what the serving process holds once started (read again by the export case after the rest).
+const restingRss = rssOf(server!.pid!);
 
 async function cleanUp() {
   if (server?.connected) {
@@ -185,7 +188,7 @@ const sameSqlOnly: Target = { kind: 'none', why: 'judged against its same SQL (i
 const listP99: Target = { kind: 'latency', maxP99: 2 };
 
 const cases: ApiCase[] = [
-  { name: 'login', target: { kind: 'none', why: 'argon2id by design: a login costs a password hash (about 95/s on 2 cores)' },
+  { name: 'login', target: { kind: 'none', why: 'argon2id by design: a login verifies a password hash; the password hashing case measures how many a second this machine makes' },
     drive: { headers: apiKey, forwardedFor: true,
       requests: fixtures.usernames.map((username) => ({ method: 'POST', path: '/auth/login', body: { username, password: fixtures.password } })) } },
   { name: 'get product', target: { kind: 'throughput', min: 0.6 }, sameSql: againstSameSql(),
@@ -315,7 +318,8 @@ const summary = (runs: DriveResult[]) => ({
 console.log(`\nbench: ${embedded ? 'embedded PGlite' : `PostgreSQL ${new URL(adminUrl!).host}, database ${databaseName}`}; ${dataset.policies} policies `
   + `(${dataset.clientPolicies} the bench client's), ${dataset.clients} clients, ${dataset.tenants} tenants; ${connections} connections, `
   + `${durationSeconds} s a run, ${rounds} round(s) of baseline, case, same SQL (reads and lists; then both at a fixed rate); node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
-const reports: CaseReport[] = [];
+const reports: CaseReport[] = [judgeRest('RSS at rest after start', restingRss === undefined ? null : restingRss / 2 ** 20, smoke)];
+console.log(line(reports[0]));
 try {
   for (const c of cases.filter((k) => chosen(k.name))) {
     // A read or list: its same-SQL baseline (PostgreSQL only), driven beside the API in each round.
@@ -372,6 +376,11 @@ try {
     const report = benchUrl
       ? await eventsCase({ databaseUrl: benchUrl, dataDir: workDir, apiKey: fixtures.apiKey, poolSize, changes: eventChanges, pollMs: jobPollMs, smoke })
       : judgeEvents(eventsCaseName(eventChanges), null, smoke);
+    reports.push(report);
+    console.log(line(report));
+  }
+  if (chosen('login') || chosen('password hashing')) {
+    const report = await hashingCase();
     reports.push(report);
     console.log(line(report));
   }
@@ -451,6 +460,22 @@ async function observabilityCases(): Promise<CaseReport[]> {
 // ---------------------------------------------------------------- the export
 
 /** The API process's resident memory now (Linux: /proc), in bytes. */
+/**
+ * Password hashes a second at the API's own settings, as many at a time as the machine has cores,
+ * in this process while the server idles: a login verifies one hash, so this bounds the login case.
+ */
+async function hashingCase(): Promise<CaseReport> {
+  const parallel = os.cpus().length;
+  const each = smoke ? 1 : 6;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: parallel }, async (_, lane) => {
+    for (let i = 0; i < each; i += 1) await hashPassword(`bench-${lane}-${i}`);
+  }));
+  const perSecond = (parallel * each) / ((performance.now() - started) / 1000);
+  const { memoryCost, timeCost, parallelism } = PASSWORD_HASH_OPTIONS;
+  return judgeHashing('password hashing (argon2id)', perSecond, parallel, `argon2id with ${memoryCost} KiB, ${timeCost} passes, ${parallelism} lane (OWASP)`);
+}
+
 function rssOf(pid: number): number | undefined {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

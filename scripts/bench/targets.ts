@@ -8,6 +8,7 @@ export type Target =
   | { kind: 'throughput'; min: number }
   | { kind: 'latency'; maxP99: number }
   | { kind: 'memory'; maxRssMb: number; atPolicies: number }
+  | { kind: 'resting'; maxRssMb: number }
   | { kind: 'none'; why: string };
 
 export interface Figures {
@@ -78,6 +79,10 @@ export type CaseReport =
   | ({ kind: 'rate'; name: string; offeredPerSecond: number; api: Figures; baseline: Figures; p99Ratio: number } & Verdict)
   | ({ kind: 'export'; name: string; export: ExportFigures } & Verdict)
   | ({ kind: 'events'; name: string; events: EventFigures | null } & Verdict)
+  /** The serving process's resident memory once started, before any request (`rssMb` null without /proc). */
+  | ({ kind: 'rest'; name: string; rssMb: number | null } & Verdict)
+  /** Password hashes a second at the API's own settings, in the bench's process: what bounds a login. */
+  | ({ kind: 'hashing'; name: string; hashesPerSecond: number; parallel: number } & Verdict)
   /** A case this run could not make (its reason says why: the embedded database, say). */
   | ({ kind: 'notRun'; name: string } & Verdict);
 
@@ -203,4 +208,19 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
     reason = `p99 ${a.p99Ms.toFixed(0)} ms is ${p99Ratio.toFixed(1)}x the baseline's ${b.p99Ms.toFixed(0)} ms, target <= ${target.maxP99}x${met ? '' : trips}`;
   } else reason = 'not an HTTP target';
   return { kind: 'http', name, api: a, baseline: b, ratio, p99Ratio, statementsPerRequest, baselineKind, target, met, reason, flagged };
+}
+
+/** The serving process's RSS at rest after start (the API and the baselines' bare routes, every module loaded): at most `maxRssMb`. */
+export function judgeRest(name: string, rssMb: number | null, smoke: boolean): CaseReport {
+  const target: Target = { kind: 'resting', maxRssMb: 150 };
+  if (rssMb === null) return { kind: 'rest', name, rssMb, target, met: null, flagged: null, reason: 'not judged: no /proc to read the server\'s RSS from' };
+  const figures = `${rssMb.toFixed(0)} MB resident once listening, before any request; target at most ${target.maxRssMb} MB`;
+  if (smoke) return { kind: 'rest', name, rssMb, target, met: null, flagged: null, reason: `smoke run, not judged: ${figures}` };
+  return { kind: 'rest', name, rssMb, target, met: rssMb <= target.maxRssMb, flagged: null, reason: figures };
+}
+
+/** Password hashing's speed: no target (logins are bound by it, by design), the figure the login case is read against. */
+export function judgeHashing(name: string, hashesPerSecond: number, parallel: number, settings: string): CaseReport {
+  return { kind: 'hashing', name, hashesPerSecond, parallel, target: { kind: 'none', why: 'argon2id at OWASP\'s parameters by design' }, met: null, flagged: null,
+    reason: `${hashesPerSecond.toFixed(1)} hashes/s, ${parallel} at a time, ${settings}: a login verifies one hash, so this is its ceiling on this machine` };
 }

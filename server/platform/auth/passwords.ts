@@ -1,10 +1,11 @@
 import argon2 from 'argon2';
 
 // OWASP's argon2id baseline: 19 MiB of memory, 2 passes, 1 lane.
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** OWASP's argon2id parameters (19 MiB, 2 passes, 1 lane): every password hash and check. */
+export const PASSWORD_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 /** Hashes a password with argon2id; the result carries its own salt and parameters. */
-export const hashPassword = (password: string) => argon2.hash(password, OPTIONS);
+export const hashPassword = (password: string) => argon2.hash(password, PASSWORD_HASH_OPTIONS);
 
 let dummyHash: Promise<string> | undefined;
 
