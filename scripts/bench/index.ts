@@ -14,9 +14,9 @@
  * req/s, p50, p99, non-2xx, database statements per request, the ratio to the baseline, the target
  * and whether it is met.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -318,7 +318,8 @@ const summary = (runs: DriveResult[]) => ({
 console.log(`\nbench: ${embedded ? 'embedded PGlite' : `PostgreSQL ${new URL(adminUrl!).host}, database ${databaseName}`}; ${dataset.policies} policies `
   + `(${dataset.clientPolicies} the bench client's), ${dataset.clients} clients, ${dataset.tenants} tenants; ${connections} connections, `
   + `${durationSeconds} s a run, ${rounds} round(s) of baseline, case, same SQL (reads and lists; then both at a fixed rate); node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
-const reports: CaseReport[] = [judgeRest('RSS at rest after start', restingRss === undefined ? null : restingRss / 2 ** 20, smoke)];
+const built = await builtServerRss();
+const reports: CaseReport[] = [judgeRest('RSS at rest after start', { built: built.rssMb, tsx: restingRss === undefined ? null : restingRss / 2 ** 20 }, built.why, smoke)];
 console.log(line(reports[0]));
 try {
   for (const c of cases.filter((k) => chosen(k.name))) {
@@ -460,6 +461,41 @@ async function observabilityCases(): Promise<CaseReport[]> {
 // ---------------------------------------------------------------- the export
 
 /** The API process's resident memory now (Linux: /proc), in bytes. */
+/**
+ * The API as deployed (`npm run build`, then `npm run start:built`: plain JavaScript, no tsx) on
+ * the bench database, its RSS read once it says it is listening, then stopped. The bench builds it
+ * when `dist/` has none (not in a smoke run, where CI has built it). PostgreSQL only: on the
+ * embedded database the server would hold the database in its own memory.
+ */
+async function builtServerRss(): Promise<{ rssMb: number | null; why: string | null }> {
+  if (!benchUrl) return { rssMb: null, why: 'not run on the embedded database (the server would hold the database in its memory)' };
+  const root = path.resolve(here, '../..');
+  const main = path.join(root, 'dist/server/app/main.js');
+  if (!existsSync(main)) {
+    if (smoke) return { rssMb: null, why: 'not run: no built server (npm run build)' };
+    console.log('  building the server (npm run build)');
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build.ts')], { stdio: 'ignore' });
+  }
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, DATABASE_URL: benchUrl, PORT: '0', HOST: '127.0.0.1', JOB_POLL_INTERVAL_MS: '0', LOG_LEVEL: 'warn', DATA_DIR: workDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listening = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    const seen = (chunk: Buffer) => { output += chunk; if (output.includes('listening on')) { clearTimeout(timer); resolve(true); } };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk; });
+    child.on('exit', () => { clearTimeout(timer); resolve(false); });
+  });
+  const rss = listening ? rssOf(child.pid!) : undefined;
+  const exited = new Promise((resolve) => { if (child.exitCode !== null) resolve(null); else child.on('exit', resolve); });
+  child.kill('SIGTERM');
+  await exited;
+  if (!listening) return { rssMb: null, why: `the built server did not start: ${output.trim().split('\n').slice(-3).join(' | ')}` };
+  return { rssMb: rss === undefined ? null : rss / 2 ** 20, why: rss === undefined ? 'not judged: no /proc to read the RSS from' : null };
+}
+
 /**
  * Password hashes a second at the API's own settings, as many at a time as the machine has cores,
  * in this process while the server idles: a login verifies one hash, so this bounds the login case.
