@@ -259,11 +259,18 @@ describe('listPolicies: GET /client/policies', () => {
     expect((await h.call({ method: 'GET', url: '/api/v1/client/policies?insurerName=nobody', token })).json().data).toEqual([]);
     // Name filters read the policy's product, insurer and client: the rows and their count alike.
     const part = (name: string, from: number) => encodeURIComponent(name.slice(from, from + 4));
+    const ends = first.endDate.split('-').reverse().join('-');
     for (const filter of [`productName=${part(first.product.name, 1).toLowerCase()}`, `insurerName=${part(first.product.insurer.name, 0).toUpperCase()}`,
-      `clientName=${part(first.client.fullName, 0)}`]) {
+      `clientName=${part(first.client.fullName, 0)}`, `endDate[]=${ends}&endDate[]=${ends}&policyNo=${first.policyNo.slice(-3)}`]) {
       const named = (await h.call({ method: 'GET', url: `/api/v1/client/policies?${filter}&usePagination=false`, token })).json();
       expect(named.data.map((p: { id: string }) => p.id)).toContain(first.id);
       expect(named.paginator.itemsCount).toBe(named.data.length);
+      // A page of the same filters (its queries built once per set of filters) holds the same policies.
+      for (let round = 0; round < 2; round += 1) {
+        const paged = (await h.call({ method: 'GET', url: `/api/v1/client/policies?${filter}&limit=100`, token })).json();
+        expect(paged.data.map((p: { id: string }) => p.id)).toEqual(named.data.map((p: { id: string }) => p.id));
+        expect(paged.paginator.itemsCount).toBe(named.data.length);
+      }
     }
     expect((await h.call({ method: 'GET', url: '/api/v1/client/policies', token: otherToken })).json().paginator.itemsCount).toBe(0);
   });

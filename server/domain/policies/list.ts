@@ -2,12 +2,12 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { listOrExport, type ListQuery } from '../../platform/export/listing.js';
+import { listOrExport, type ListQuery, type ShapedList } from '../../platform/export/listing.js';
 import type { Column } from '../../platform/export/xlsx.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
-import { staffNamed } from '../staff/names.js';
-import type { TenantScope } from '../../platform/tenancy.js';
-import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset } from './view.js';
+import { staffNameLike } from '../staff/names.js';
+import { TenantScope } from '../../platform/tenancy.js';
+import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy, type PolicyAsset, type PolicyRow } from './view.js';
 
 /** The query of a policy list: its filters, its page, and how it answers (JSON or .xlsx). */
 export type PolicyListQuery = NonNullable<operations['listPolicies']['parameters']['query']>;
@@ -33,43 +33,93 @@ function dateRange(values: string[] | undefined, name: string): [string, string 
 }
 
 /**
- * Narrows policies to those matching every filter given (dates checked first: a bad one is a
- * 400). Filters on what a policy names (its client's, product's or insurer's name) are EXISTS on
- * that table, so they read `policies` only and serve a bare count as well as the joined rows.
+ * A policy list's filters as values a query takes: the name filters as their ILIKE patterns, the
+ * date ranges checked (a bad one is a 400) and split into their ends. The keys present are the
+ * query's shape: `filterPoliciesBy` adds one condition per key.
  */
-export function filterPolicies<Q extends Policies>(policies: Q, filters: PolicyFilters): Q {
+interface PolicyFilterValues {
+  policyNoPattern?: string; clientNamePattern?: string; insurerNamePattern?: string; productNamePattern?: string;
+  productId?: string; state?: string; startFrom?: string; startTo?: string; endFrom?: string; endTo?: string;
+  clientId?: string; staffId?: string; staffNamePattern?: string;
+}
+type PartyFilters = Pick<PolicyListQuery, 'clientId' | 'staffId' | 'staffName'>;
+
+const pattern = (text: string | undefined) => (text === undefined ? undefined : containsPattern(text));
+
+function filterValues(filters: Partial<PolicyFilters & PartyFilters>): PolicyFilterValues {
   const starts = dateRange(filters['startDate[]'], 'startDate');
   const ends = dateRange(filters['endDate[]'], 'endDate');
+  const values: PolicyFilterValues = {
+    policyNoPattern: pattern(filters.policyNo), clientNamePattern: pattern(filters.clientName), insurerNamePattern: pattern(filters.insurerName),
+    productNamePattern: pattern(filters.productName), productId: filters.productId, state: filters.state,
+    startFrom: starts?.[0], startTo: starts?.[1], endFrom: ends?.[0], endTo: ends?.[1],
+    clientId: filters.clientId, staffId: filters.staffId, staffNamePattern: pattern(filters.staffName),
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/** The filters a list's values use, as its shape: their names, in order. */
+const shapeOfFilters = (values: PolicyFilterValues) => Object.keys(values).sort().join(' ');
+
+/**
+ * Narrows policies by the filters `uses` names, with their `values` (used as values only, so a
+ * compiled query can give stand-ins). Filters on what a policy names (its client's, product's or
+ * insurer's name) are EXISTS on that table, so they read `policies` only and serve a bare count as
+ * well as the joined rows.
+ */
+function filterPoliciesBy<Q extends Policies>(policies: Q, uses: ReadonlySet<string>, values: PolicyFilterValues): Q {
   const column = (name: string) => sql.ref(`policies.${name}`);
   const clientName = sql`coalesce(c.company_name, concat_ws(' ', c.first_name, c.other_names, c.last_name))`;
   return policies
-    .$if(filters.policyNo !== undefined, (qb) => qb.where(column('policy_no'), 'ilike', containsPattern(filters.policyNo!)))
-    .$if(filters.clientName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from clients c
-      where c.id = policies.client_id and ${clientName} ilike ${containsPattern(filters.clientName!)})`))
-    .$if(filters.insurerName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from products p join companies i on i.id = p.insurer_id
-      where p.id = policies.product_id and i.name ilike ${containsPattern(filters.insurerName!)})`))
-    .$if(filters.productName !== undefined, (qb) => qb.where(sql<boolean>`exists (select 1 from products p
-      where p.id = policies.product_id and p.name ilike ${containsPattern(filters.productName!)})`))
-    .$if(filters.productId !== undefined, (qb) => qb.where(column('product_id'), '=', filters.productId!))
-    .$if(filters.state !== undefined, (qb) => qb.where(column('state'), '=', filters.state!))
-    .$if(starts !== undefined, (qb) => qb.where(column('start_date'), '>=', starts![0]))
-    .$if(starts?.[1] !== undefined, (qb) => qb.where(column('start_date'), '<=', starts![1]!))
-    .$if(ends !== undefined, (qb) => qb.where(column('end_date'), '>=', ends![0]))
-    .$if(ends?.[1] !== undefined, (qb) => qb.where(column('end_date'), '<=', ends![1]!)) as Q;
+    .$if(uses.has('policyNoPattern'), (qb) => qb.where(column('policy_no'), 'ilike', values.policyNoPattern!))
+    .$if(uses.has('clientNamePattern'), (qb) => qb.where(sql<boolean>`exists (select 1 from clients c
+      where c.id = policies.client_id and ${clientName} ilike ${values.clientNamePattern!})`))
+    .$if(uses.has('insurerNamePattern'), (qb) => qb.where(sql<boolean>`exists (select 1 from products p join companies i on i.id = p.insurer_id
+      where p.id = policies.product_id and i.name ilike ${values.insurerNamePattern!})`))
+    .$if(uses.has('productNamePattern'), (qb) => qb.where(sql<boolean>`exists (select 1 from products p
+      where p.id = policies.product_id and p.name ilike ${values.productNamePattern!})`))
+    .$if(uses.has('productId'), (qb) => qb.where(column('product_id'), '=', values.productId!))
+    .$if(uses.has('state'), (qb) => qb.where(column('state'), '=', values.state!))
+    .$if(uses.has('startFrom'), (qb) => qb.where(column('start_date'), '>=', values.startFrom!))
+    .$if(uses.has('startTo'), (qb) => qb.where(column('start_date'), '<=', values.startTo!))
+    .$if(uses.has('endFrom'), (qb) => qb.where(column('end_date'), '>=', values.endFrom!))
+    .$if(uses.has('endTo'), (qb) => qb.where(column('end_date'), '<=', values.endTo!))
+    .$if(uses.has('clientId'), (qb) => qb.where(column('client_id'), '=', values.clientId!))
+    .$if(uses.has('staffId'), (qb) => qb.where(column('originating_staff_id'), '=', values.staffId!))
+    .$if(uses.has('staffNamePattern'), (qb) => qb.where(staffNameLike('policies.originating_staff_id', 'policies.tenant_id', values.staffNamePattern!))) as Q;
+}
+
+const filtering = (values: PolicyFilterValues) => [new Set(Object.keys(values)), values] as const;
+
+/** Narrows policies to those matching every filter given on what a policy is (dates checked first: a bad one is a 400). */
+export function filterPolicies<Q extends Policies>(policies: Q, filters: PolicyFilters): Q {
+  const { clientId: _c, staffId: _s, staffNamePattern: _n, ...values } = filterValues(filters);
+  return filterPoliciesBy(policies, ...filtering(values));
 }
 
 /** Narrows policies by whose they are: the client, and the staff member credited (by id or part of their name). */
-export function filterPolicyParties<Q extends Policies>(policies: Q, query: Pick<PolicyListQuery, 'clientId' | 'staffId' | 'staffName'>): Q {
-  return policies
-    .$if(query.clientId !== undefined, (qb) => qb.where(sql.ref('policies.client_id'), '=', query.clientId!))
-    .$if(query.staffId !== undefined, (qb) => qb.where(sql.ref('policies.originating_staff_id'), '=', query.staffId!))
-    .$if(query.staffName !== undefined, (qb) => qb.where(staffNamed('policies.originating_staff_id', 'policies.tenant_id', query.staffName!))) as Q;
+export function filterPolicyParties<Q extends Policies>(policies: Q, query: PartyFilters): Q {
+  const { clientId, staffId, staffNamePattern } = filterValues({ clientId: query.clientId, staffId: query.staffId, staffName: query.staffName });
+  return filterPoliciesBy(policies, ...filtering(Object.fromEntries(Object.entries({ clientId, staffId, staffNamePattern }).filter(([, v]) => v !== undefined))));
 }
 
-/** A client's policies matching every filter given (unordered, unpaged); another client's id matches nothing. */
-function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): PolicyMatches {
-  const matching = <Q extends Policies>(policies: Q) => filterPolicies(filterPolicyParties(policies.where(sql.ref('policies.client_id'), '=', clientId), query), query);
-  return { rows: matching(policyQuery(scope)), count: matching(scope.selectFrom('policies')) };
+/** What a client's list is built from: its tenant, its client, and the filters' values. */
+type ClientListValues = PolicyFilterValues & { tenantId: string; ownerId: string };
+
+/**
+ * A client's policies matching every filter given, as a list whose pages are built once per shape
+ * (the filters given): the policies table alone to count, joined to what a Policy shows for the
+ * rows; another client's id matches nothing.
+ */
+function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): ShapedList<ClientListValues, PolicyRow> {
+  const values = filterValues(query);
+  const mine = <Q extends Policies>(policies: Q, v: ClientListValues, shape: string) =>
+    filterPoliciesBy(policies.where(sql.ref('policies.client_id'), '=', v.ownerId), new Set(shape.split(' ').filter(Boolean)), v);
+  return {
+    name: 'client policies', shape: shapeOfFilters(values), values: { ...values, tenantId: scope.tenantId, ownerId: clientId }, db: scope.db,
+    matching: (db, v, shape) => mine(new TenantScope(db, v.tenantId).selectFrom('policies'), v, shape),
+    columns: (db, v, shape) => withPolicyColumns(mine(policyQuery(new TenantScope(db, v.tenantId)), v, shape)),
+  };
 }
 
 /**
@@ -78,7 +128,7 @@ function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQ
  */
 export async function listClientPolicies(ctx: Pick<HandlerContext, 'clock' | 'scope'>, clientId: string, query: PolicyListQuery) {
   const withAssets = assetsWanted(query);
-  return answerPolicyList(ctx, clientPolicies(ctx.scope, clientId, query), query, withAssets);
+  return answerPolicyList(ctx, { shaped: clientPolicies(ctx.scope, clientId, query) }, query, withAssets);
 }
 
 /** Whether the list shows each policy's assets; an export must say (`assets`), since it changes the rows. */
@@ -90,9 +140,11 @@ export function assetsWanted(query: Pick<PolicyListQuery, 'format' | 'usePaginat
 }
 
 /** Some filtered policies answered as a list: a page of Policies, every one, or their export. */
-export async function answerPolicyList(ctx: Pick<HandlerContext, 'clock' | 'scope'>, matching: PolicyMatches, query: ListQuery, withAssets: boolean) {
+export async function answerPolicyList(ctx: Pick<HandlerContext, 'clock' | 'scope'>, source: PolicyMatches | { shaped: ShapedList<any, PolicyRow> },
+  query: ListQuery, withAssets: boolean) {
   return listOrExport({
-    query, matching: matching.count, columns: withPolicyColumns(matching.rows), table: 'policies', noun: 'policies',
+    ...('shaped' in source ? { shaped: source.shaped } : { matching: source.count, columns: withPolicyColumns(source.rows) }),
+    query, table: 'policies', noun: 'policies',
     toItems: async (rows) => {
       const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;
       return rows.map((row) => toPolicy(row, assets?.get(row.id)));

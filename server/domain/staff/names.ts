@@ -18,7 +18,12 @@ export function staffFullNameSql(alias: string): RawBuilder<string> {
  * (case-insensitive); the staff looked at are those of the company in `tenantColumn`.
  */
 export function staffNamed(column: string, tenantColumn: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where s.tenant_id = ${sql.ref(tenantColumn)} and ${staffFullNameSql('s')} ilike ${containsPattern(text)})`;
+  return staffNameLike(column, tenantColumn, containsPattern(text));
+}
+
+/** `staffNamed` with the ILIKE pattern already made (`containsPattern`): a value a compiled query takes. */
+export function staffNameLike(column: string, tenantColumn: string, pattern: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} in (select s.id from staff s where s.tenant_id = ${sql.ref(tenantColumn)} and ${staffFullNameSql('s')} ilike ${pattern})`;
 }
 
 export type StaffReference = components['schemas']['StaffReference'];

@@ -1,4 +1,6 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { compiledQueries } from '../db/compiled-query.js';
+import type { Database } from '../db/schema.js';
 import { badRequest } from '../errors.js';
 import type { FileResult } from '../files.js';
 import { pageOf, paginate, type Paginator } from '../pagination.js';
@@ -76,16 +78,15 @@ const keyOf = (row: { keyset_created_at: string; id: string }): Keyset => ({ cre
  * The rows matching (`filtered`) and, with a cursor, how many of them come before it (at or
  * above its key): one count, over the same rows page 1 counts (the list indexes hold both keys).
  */
-async function countOf(filtered: SelectQueryBuilder<any, any, any>, table: string, after: Keyset | undefined) {
+function countQuery(filtered: SelectQueryBuilder<any, any, any>, table: string, after: Keyset | undefined) {
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
-  const { count, before } = await filtered.select((eb) => [
+  return filtered.select((eb) => [
     eb.fn.countAll<string>().as('count'),
     (after === undefined
       ? sql<string>`0`
       : sql<string>`count(*) filter (where (${createdAt}, ${id}) >= (${after.createdAt}::timestamptz, ${after.id}::uuid))`).as('before'),
-  ]).executeTakeFirstOrThrow();
-  return { itemsCount: Number(count), before: Number(before) };
+  ]) as SelectQueryBuilder<any, any, { count: string; before: string }>;
 }
 
 /**
@@ -112,13 +113,66 @@ function cursorPaginator({ itemsCount, offset, limit, rows }: { itemsCount: numb
 export async function newestFirstPage<Row>(filtered: SelectQueryBuilder<any, any, any>, columns: Columns<Row>, table: string,
   { page, limit, after }: { page: number; limit: number; after?: string }): Promise<{ rows: Row[]; paginator: Paginator }> {
   const key = after === undefined ? undefined : decodeCursor(after);
-  const { itemsCount, before } = await countOf(filtered, table, key);
+  return pageFrom({ page, limit, key },
+    async () => countQuery(filtered, table, key).executeTakeFirstOrThrow(),
+    async (offset) => newestFirstAfter(columns, table, key).limit(limit + 1).$if(offset > 0, (qb) => qb.offset(offset)).execute() as Promise<Keyed<Row>[]>);
+}
+
+/**
+ * A list's queries as functions of their values, so that its JSON pages can be built once per
+ * shape (`compiledQueries`): `shape` names all that changes the queries' form (the filters given,
+ * never a value), `values` what fills them. `matching` (the rows, for counting) and `columns` (the
+ * same rows with their columns) use the values as values only: given stand-ins they are compiled
+ * once, given the values themselves they build an export's or an unpaged list's queries as usual.
+ */
+export interface ShapedList<P extends object, Row> {
+  /** The list's name: its shapes are its own. */
+  name: string;
+  shape: string;
+  values: P;
+  db: Kysely<Database>;
+  matching(db: Kysely<Database>, values: P, shape: string): SelectQueryBuilder<any, any, any>;
+  columns(db: Kysely<Database>, values: P, shape: string): Columns<Row>;
+}
+
+type PageValues = Record<string, unknown> & { limit?: number; offset?: number; afterCreatedAt?: string; afterId?: string };
+const pageCounts = compiledQueries((shape: string, db, values: PageValues) => {
+  const list = shapedLists.get(shape.slice(0, shape.lastIndexOf('|')))!;
+  return countQuery(list.matching(db, values, list.shape), list.table, keysetOf(shape, values));
+});
+const pageRows = compiledQueries((shape: string, db, values: PageValues) => {
+  const list = shapedLists.get(shape.slice(0, shape.lastIndexOf('|')))!;
+  return newestFirstAfter(list.columns(db, values, list.shape), list.table, keysetOf(shape, values)).limit(values.limit!).offset(values.offset!);
+});
+/** The lists whose pages are compiled, by name and shape: what the compiled queries' builds call. */
+const shapedLists = new Map<string, Pick<ShapedList<any, any>, 'shape' | 'matching' | 'columns'> & { table: string }>();
+const keysetOf = (shape: string, values: PageValues): Keyset | undefined =>
+  (shape.endsWith('|after') ? { createdAt: values.afterCreatedAt!, id: values.afterId! } : undefined);
+
+/** `newestFirstPage` of a shaped list: its count and its rows each compiled once per shape and kind of page (numbered or after a cursor). */
+async function shapedPage<Row>(list: ShapedList<any, Row>, table: string,
+  { page, limit, after }: { page: number; limit: number; after?: string }): Promise<{ rows: Row[]; paginator: Paginator }> {
+  const key = after === undefined ? undefined : decodeCursor(after);
+  const listShape = `${list.name} ${list.shape}`;
+  if (!shapedLists.has(listShape)) shapedLists.set(listShape, { table, shape: list.shape, matching: list.matching, columns: list.columns });
+  const shape = `${listShape}|${key ? 'after' : 'page'}`;
+  const values: PageValues = { ...list.values, ...(key ? { afterCreatedAt: key.createdAt, afterId: key.id } : {}) };
+  return pageFrom({ page, limit, key },
+    async () => (await pageCounts(shape, list.db, values))[0],
+    async (offset) => pageRows(shape, list.db, { ...values, limit: limit + 1, offset }) as Promise<Keyed<Row>[]>);
+}
+
+/** A page from its count and its rows (read from `offset`, one more than the page). */
+async function pageFrom<Row>({ page, limit, key }: { page: number; limit: number; key: Keyset | undefined },
+  count: () => Promise<{ count: string; before: string }>, read: (offset: number) => Promise<Keyed<Row>[]>) {
+  const counted = await count();
+  const itemsCount = Number(counted.count);
+  const before = Number(counted.before);
   const numbered = key === undefined ? paginate({ page, limit, itemsCount }) : undefined;
-  const read = await newestFirstAfter(columns, table, key).limit(limit + 1)
-    .$if(numbered !== undefined && numbered.offset > 0, (qb) => qb.offset(numbered!.offset)).execute() as Keyed<Row>[];
-  const rows = read.slice(0, limit);
+  const rowsRead = await read(numbered?.offset ?? 0);
+  const rows = rowsRead.slice(0, limit);
   const paginator = numbered?.paginator ?? cursorPaginator({ itemsCount, offset: before, limit, rows: rows.length });
-  return { rows, paginator: { ...paginator, nextCursor: read.length > limit ? encodeCursor(keyOf(rows[rows.length - 1])) : null } };
+  return { rows, paginator: { ...paginator, nextCursor: rowsRead.length > limit ? encodeCursor(keyOf(rows[rows.length - 1])) : null } };
 }
 
 /**
@@ -162,12 +216,16 @@ export function newestFirstBatches<Row>(rows: Columns<Row>, table: string,
  * UNPAGED_LIMIT), or an .xlsx export of either (`format=excel`, which needs `usePagination`),
  * read from the database a keyset batch at a time so memory and time per batch stay flat.
  */
-export async function listOrExport<Row, Item, ExportRow = Item>(options: {
-  query: ListQuery;
+export async function listOrExport<Row, Item, ExportRow = Item>(options: ({
   /** The filtered rows, for counting. */
   matching: SelectQueryBuilder<any, any, any>;
   /** The same rows with their columns (an `id` and a `created_at` among them), unordered. */
   columns: Columns<Row>;
+} | {
+  /** Both as functions of their values: a JSON page's queries are then built once per shape. */
+  shaped: ShapedList<any, Row>;
+}) & {
+  query: ListQuery;
   /** The table whose `created_at` and `id` order the list, newest first. */
   table: string;
   toItems: (rows: Row[]) => Promise<Item[]>;
@@ -175,6 +233,10 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
   sheet: { name: string; filename: string; columns: Column<ExportRow>[]; rows?: (items: Item[], rows: Row[]) => Promise<ExportRow[]> };
 }): Promise<{ data: Item[]; paginator: Paginator } | FileResult> {
   const { query, noun, sheet, table } = options;
+  const built = () => ('shaped' in options
+    ? { matching: options.shaped.matching(options.shaped.db, options.shaped.values, options.shaped.shape),
+      columns: options.shaped.columns(options.shaped.db, options.shaped.values, options.shaped.shape) }
+    : { matching: options.matching, columns: options.columns });
   if (query.format === 'excel' && query.usePagination === undefined) throw badRequest('query.usePagination is required with format=excel');
   const usePagination = query.usePagination ?? true;
   if (query.after !== undefined && !usePagination) throw badRequest('query.after cannot be given with usePagination=false');
@@ -184,7 +246,7 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
     const page = usePagination
       ? { offset: after ? 0 : (query.page! - 1) * query.limit!, limit: query.limit!, after }
       : { offset: 0, limit: Infinity };
-    const nextBatch = newestFirstBatches(options.columns, table, page);
+    const nextBatch = newestFirstBatches(built().columns, table, page);
     // A batch's cells only: its rows and items are garbage once they are read, before the sheet is written.
     const nextCells = async () => {
       const rows = await nextBatch();
@@ -196,14 +258,18 @@ export async function listOrExport<Row, Item, ExportRow = Item>(options: {
     return streamWorkbook(sheet.name, sheet.filename, sheet.columns, nextCells);
   }
   if (usePagination) {
-    const { rows, paginator } = await newestFirstPage(options.matching, options.columns, table, { page: query.page!, limit: query.limit!, after: query.after });
+    const paging = { page: query.page!, limit: query.limit!, after: query.after };
+    const { rows, paginator } = 'shaped' in options
+      ? await shapedPage(options.shaped, table, paging)
+      : await newestFirstPage(options.matching, options.columns, table, paging);
     return { data: await options.toItems(rows), paginator };
   }
-  const { itemsCount } = (await pageOf(options.matching, 1, 1)).paginator;
+  const { matching, columns } = built();
+  const { itemsCount } = (await pageOf(matching, 1, 1)).paginator;
   if (itemsCount > UNPAGED_LIMIT) {
     throw badRequest(`query.usePagination=false would answer ${itemsCount} ${noun} (at most ${UNPAGED_LIMIT}); page through them or export with format=excel`);
   }
   const limit = Math.max(itemsCount, 1);
-  const rows = await newestFirst(options.columns, table).limit(limit).execute();
+  const rows = await newestFirst(columns, table).limit(limit).execute();
   return { data: await options.toItems(rows), paginator: { ...paginate({ page: 1, limit, itemsCount }).paginator, nextCursor: null } };
 }
