@@ -3,8 +3,9 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
-import { nextNumber } from '../../platform/numbering.js';
-import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
+import { givenNumber, takeNumber, TAKEN_NUMBER } from '../../platform/numbering.js';
+import { sql } from 'kysely';
+import { INITIAL_STATE_NOTES, initialPolicyState, type StateActor } from '../states/policy.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
@@ -144,39 +145,51 @@ export async function writePolicy(
 ): Promise<BilledPolicy> {
   const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller } = prepared;
   await checkRenewal(scope, body, clientId, prepared.root);
-  const policyNo = seller.by === 'staff' && body.policyNo !== undefined
-    ? await freePolicyNo(scope, body.policyNo, prepared.root)
-    : await nextNumber(scope, 'POL');
+  const ownNo = seller.by === 'staff' && body.policyNo !== undefined ? await freePolicyNo(scope, body.policyNo, prepared.root) : undefined;
   const state = initialPolicyState(generateInvoice);
-  const policy = await scope.insertInto('policies', {
-    policy_no: policyNo,
-    client_id: clientId,
-    product_id: product.id,
-    policy_type: body.policyType,
-    state,
-    coverage_type: body.coverageType ?? product.sub_category ?? product.category,
-    cover_type: body.coverType ?? null,
-    business_type: body.businessType,
-    business_category: body.businessCategory ?? 'LOCAL',
-    currency: body.currency,
-    exchange_rate: exchangeRate,
-    ...columns,
-    fleet_discount_rate: fleetDiscountRate,
-    start_date: body.startDate,
-    end_date: body.endDate,
-    generate_invoice: generateInvoice,
-    old_policy_id: body.oldPolicyId ?? null,
-    notes: body.notes ?? null,
-    description: body.description ?? null,
-    additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
-    group_id: body.groupId ?? null,
-    created_by_staff_id: seller.by === 'staff' ? seller.staffId : null,
-    originating_staff_id: seller.by === 'staff' ? seller.originatingStaffId : null,
-    created_at: now,
-    updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  await writeAssets(scope, policy.id, assets, rating.assetPremiums, { isNew: true });
-  await recordInitialState(scope, policy.id, state, actor, now);
+  // One statement: its number, the policy, its assets and its first state (a chain of data-modifying CTEs).
+  const policy = await scope.db
+    .with('taken_number', ownNo === undefined ? takeNumber(scope, 'POL') : givenNumber(ownNo))
+    .with('policy', (db) => db.insertInto('policies').values({
+      tenant_id: scope.tenantId,
+      policy_no: TAKEN_NUMBER,
+      client_id: clientId,
+      product_id: product.id,
+      policy_type: body.policyType,
+      state,
+      coverage_type: body.coverageType ?? product.sub_category ?? product.category,
+      cover_type: body.coverType ?? null,
+      business_type: body.businessType,
+      business_category: body.businessCategory ?? 'LOCAL',
+      currency: body.currency,
+      exchange_rate: exchangeRate,
+      ...columns,
+      fleet_discount_rate: fleetDiscountRate,
+      start_date: body.startDate,
+      end_date: body.endDate,
+      generate_invoice: generateInvoice,
+      old_policy_id: body.oldPolicyId ?? null,
+      notes: body.notes ?? null,
+      description: body.description ?? null,
+      additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
+      group_id: body.groupId ?? null,
+      created_by_staff_id: seller.by === 'staff' ? seller.staffId : null,
+      originating_staff_id: seller.by === 'staff' ? seller.originatingStaffId : null,
+      created_at: now,
+      updated_at: now,
+    }).returning(['id', 'policy_no', 'tenant_id', 'created_at']))
+    .with('asset', (db) => db.insertInto('policy_assets').columns(['tenant_id', 'policy_id', 'position', 'details', 'sum_insured', 'premium'])
+      .expression((eb) => eb.selectFrom(['policy', assetRows(assets, rating.assetPremiums)])
+        .select(['policy.tenant_id', 'policy.id as policy_id', 'asset.position', 'asset.details', 'asset.sum_insured', 'asset.premium'])))
+    .with('first_state', (db) => db.insertInto('policy_state_changes')
+      .columns(['tenant_id', 'policy_id', 'from_state', 'to_state', 'actor_kind', 'actor_id', 'notes', 'created_at'])
+      .expression((eb) => eb.selectFrom('policy').select([
+        'policy.tenant_id', 'policy.id as policy_id', sql<null>`null::text`.as('from_state'), sql<string>`${state}::text`.as('to_state'),
+        sql<string>`${actor.by}::text`.as('actor_kind'), sql<string | null>`${actor.id}::uuid`.as('actor_id'),
+        sql<string>`${INITIAL_STATE_NOTES}::text`.as('notes'), 'policy.created_at',
+      ])))
+    .selectFrom('policy').select(['id', 'policy_no']).executeTakeFirstOrThrow();
+  const policyNo = policy.policy_no;
   const billed = { id: policy.id, policyNo, premium: rating.premium };
   if (ownInvoice) {
     if (generateInvoice) {
@@ -225,6 +238,18 @@ async function freePolicyNo(scope: TenantScope, policyNo: string, root: string):
   const taken = await scope.selectFrom('policies').select('id').where('policy_no', '=', policyNo).executeTakeFirst();
   if (taken) throw conflict(`${root}.policyNo: policy number ${policyNo} is already taken`, 'POLICY_NO_TAKEN');
   return policyNo;
+}
+
+/** A policy's assets, priced, as the rows of a relation `asset` of one statement (one JSON value, however many assets). */
+function assetRows(assets: Asset[], premiums: Decimal[]) {
+  const rows = assets.map((asset, position) => ({
+    position,
+    details: asset,
+    sum_insured: typeof asset.sumInsured === 'number' ? asset.sumInsured : null,
+    premium: premiums[position].toFixed(2),
+  }));
+  return sql<{ position: number; details: Asset; sum_insured: number | null; premium: string }>`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`
+    .as<'asset'>(sql`asset(position integer, details jsonb, sum_insured numeric, premium numeric)`);
 }
 
 /** Writes a policy's assets, priced: replacing those it had, unless it is `new` (nothing to delete). */

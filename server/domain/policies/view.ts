@@ -177,8 +177,8 @@ export const ownPolicyRow = (scope: TenantScope, id: string, clientId: string, o
  * assets: its events' `data.object`, and what an update compares to say what changed.
  */
 export async function companyPolicy(scope: TenantScope, id: string): Promise<Policy> {
-  const row = await withPolicyColumns(policyQuery(scope).where('policies.id', '=', id)).executeTakeFirstOrThrow();
-  return toPolicy(row, (await assetsOf(scope, [id])).get(id));
+  const row = await withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.id', '=', id))).executeTakeFirstOrThrow();
+  return toPolicyWithAssets(row);
 }
 
 /** A stored policy's assets as a caller would send them again (no ids, no prices), to price anew. */
@@ -195,7 +195,11 @@ function withAssetsColumn<Q extends ReturnType<typeof withPolicyColumns>>(query:
 
 /** One policy as the API answers it, with its assets: one query. */
 export async function loadPolicy(scope: TenantScope, id: string, clientId: string): Promise<Policy> {
-  const row = await ownRow(withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId))), 'policies', id, 'Policy');
+  return toPolicyWithAssets(await ownRow(withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.client_id', '=', clientId))), 'policies', id, 'Policy'));
+}
+
+/** A row read with its assets column (`withAssetsColumn`) -> Policy. */
+function toPolicyWithAssets(row: PolicyRow & { assets_json: { id: string; details: Record<string, unknown>; premium: number | string }[] }): Policy {
   return toPolicy(row, row.assets_json.map(({ details, id: assetId, premium }) => ({ ...details, id: assetId, premium: Number(premium) }) as PolicyAsset));
 }
 
