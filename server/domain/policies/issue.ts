@@ -10,7 +10,7 @@ import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
 import { checkTerm, type Asset } from './rules.js';
-import { loadPolicy, type Policy } from './view.js';
+import { companyPolicy, type Policy } from './view.js';
 import { todayOf, type Today } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
 import { emit } from '../events/catalogue.js';
@@ -36,15 +36,21 @@ export const staffOf = (seller: Seller): string | null => (seller.by === 'staff'
  * staff either distribution; 400 when it is for another type, 409 `PRODUCT_DEACTIVATED` when it is
  * no longer sold (`productForSale`). Reads through `db` as given (a transaction's, inside one).
  */
-export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS) {
-  const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId` });
+export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS,
+  currency?: string) {
+  const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId`, currency });
   if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
   return product;
 }
 
 /** An ACTIVE currency, and an exchange rate of 1 for the tenant's base (default) currency. */
 export async function checkCurrency(scope: TenantScope, currency: string, exchangeRate: number, root = 'body') {
-  const row = await scope.db.selectFrom('currencies').select(['code', 'status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  const row = await scope.db.selectFrom('currencies').select(['status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  assertCurrency(row, currency, exchangeRate, root);
+}
+
+/** `checkCurrency` of a currency's row read already (none when the code is unknown). */
+function assertCurrency(row: { status: string | null; is_default: boolean | null } | undefined, currency: string, exchangeRate: number, root: string) {
   if (!row || row.status !== 'ACTIVE') throw badRequest(`${root}.currency: ${currency} is not an ACTIVE currency (see GET /currencies)`);
   if (row.is_default && exchangeRate !== 1) throw badRequest(`${root}.exchangeRate must be 1 for ${currency}, the base currency`);
 }
@@ -109,8 +115,9 @@ export async function preparePolicy(
   const generateInvoice = body.generateInvoice ?? true;
   const fleetDiscountRate = 'fleetDiscountRate' in body ? body.fleetDiscountRate ?? null : null;
 
-  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db, seller);
-  await checkCurrency(scope, body.currency, exchangeRate, root);
+  // The product and the currency in one query; the product's errors first, as before.
+  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db, seller, body.currency);
+  assertCurrency({ status: product.currency_status, is_default: product.currency_is_default }, body.currency, exchangeRate, root);
   const { assets, rating, columns } = priceCover({
     policyType: body.policyType, premiumRates: product.premium_rates, currency: body.currency,
     startDate: body.startDate, endDate: body.endDate, fleetDiscountRate,
@@ -142,7 +149,7 @@ export interface WriteOptions {
 export async function writePolicy(
   ctx: HandlerContext, scope: TransactionScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
   { ownInvoice = true, notify = true }: WriteOptions = {},
-): Promise<BilledPolicy> {
+): Promise<BilledPolicy & { announced?: Policy }> {
   const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller } = prepared;
   await checkRenewal(scope, body, clientId, prepared.root);
   const ownNo = seller.by === 'staff' && body.policyNo !== undefined ? await freePolicyNo(scope, body.policyNo, prepared.root) : undefined;
@@ -190,12 +197,12 @@ export async function writePolicy(
       ])))
     .selectFrom('policy').select(['id', 'policy_no']).executeTakeFirstOrThrow();
   const policyNo = policy.policy_no;
-  const billed = { id: policy.id, policyNo, premium: rating.premium };
+  const billed: BilledPolicy & { announced?: Policy } = { id: policy.id, policyNo, premium: rating.premium };
   if (ownInvoice) {
     if (generateInvoice) {
       await raiseInvoice(ctx, scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller), actor }, today.date, now);
     }
-    await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
+    billed.announced = await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
   }
   if (notify) {
     await notifyClient(ctx, scope, clientId, {
@@ -214,10 +221,13 @@ export async function writePolicy(
  * `policy.renewed` when it renews another (`oldPolicyId`: the renewal endpoint, or a RENEWAL body naming it).
  */
 export async function announcePolicy(services: EventServices, scope: TransactionScope, policy: { id: string; oldPolicyId?: string },
-  actor: StateActor, at: Date) {
+  actor: StateActor, at: Date): Promise<Policy> {
   const object = { type: 'policy', id: policy.id } as const;
-  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at);
+  // Its snapshot (as server/domain/snapshots.ts reads a policy's), read here so the caller can answer it.
+  const created = await companyPolicy(scope, policy.id);
+  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at, { payload: created });
   if (policy.oldPolicyId !== undefined) await emit(services, scope, actor, { type: 'policy.renewed', object, data: { oldPolicyId: policy.oldPolicyId } }, at);
+  return created;
 }
 
 /**
@@ -229,8 +239,10 @@ export async function issuePolicy(
   ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, actor: StateActor, seller: Seller = CLIENT_SELLS,
 ): Promise<Policy> {
   const prepared = await preparePolicy(ctx, ctx.scope, clientId, body, 'body', seller);
-  const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
-  return loadPolicy(ctx.scope, id, clientId);
+  // The answer is the policy as its `policy.created` carries it: read in the transaction once
+  // it is billed, as its GET then answers it (the client's own policy), not read again after.
+  const { announced } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
+  return announced!;
 }
 
 /** A policy number staff record an existing policy under, if no policy of the company has it yet (409 otherwise). */
