@@ -1,6 +1,6 @@
 import type { TenantScope } from '../platform/tenancy.js';
 import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/direct-debit-view.js';
-import { invoiceColumns, toInvoices } from './money/invoice-view.js';
+import { companyInvoice } from './money/invoice-view.js';
 import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
 import { toStaffClients } from './clients/staff-view.js';
@@ -26,10 +26,7 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
     return (await toStaffClients(scope, [await scope.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow()], at))[0];
   },
   policy: (scope, id) => companyPolicy(scope, id),
-  async invoice(scope, id) {
-    const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
-    return (await toInvoices(scope, [row]))[0];
-  },
+  invoice: (scope, id) => companyInvoice(scope, id),
   async policyClosure(scope, id) {
     return toPolicyClosure(await companyClosures(scope).where('policy_closures.id', '=', id).select(closureColumns).executeTakeFirstOrThrow());
   },
