@@ -12,7 +12,7 @@ import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { emit, type EventServices } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
-import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
+import { invoiceFigures, invoicePaymentTotals, paymentSums, remainingToPay, sumsOfTotals } from './figures.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
@@ -112,7 +112,14 @@ export async function writePayment(services: Pick<Services, 'payments' | 'reacti
 export async function expireCheckouts(services: EventServices, scope: TransactionScope, invoiceId: string, now: Date) {
   const stale = await scope.selectFrom('transactions').select(PAYMENT_MOVED)
     .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
-    .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
+    .where('created_at', '<', checkoutCutoff(now)).execute();
+  await cancelCheckouts(services, scope, stale, now);
+}
+
+/** Checkouts opened before this are expired at `now`. */
+const checkoutCutoff = (now: Date) => new Date(now.getTime() - CHECKOUT_TTL_MS);
+
+async function cancelCheckouts(services: EventServices, scope: TransactionScope, stale: MovedPayment[], now: Date) {
   for (const row of stale) {
     await movePayment(services, scope, row, { to: 'CANCELLED', actor: { by: 'system', id: null }, at: now, notes: 'Checkout expired unfinished' });
   }
@@ -126,8 +133,25 @@ export async function leftToPay(services: EventServices, scope: TransactionScope
   if (invoice.voided_at !== null) {
     throw conflict(`Invoice ${invoice.invoice_no} is closed (${invoice.void_reason}); it takes no more payments`, 'INVOICE_CLOSED');
   }
-  await expireCheckouts(services, scope, invoice.id, now);
-  const remaining = remainingToPay(invoice.amount, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  // One query, under the invoice's lock: its stale checkouts and its payment totals. The totals
+  // stand unless a checkout expires (rarely): they are read again after that.
+  const read = await scope.selectFrom('invoices').where('invoices.id', '=', invoice.id)
+    .select(invoicePaymentTotals.as('totals'))
+    .select((eb) => eb.selectFrom('transactions as t')
+      .select(sql<MovedPayment[]>`coalesce(json_agg(json_build_object('id', t.id, 'transaction_no', t.transaction_no, 'status', t.status,
+        'direct_debit_id', t.direct_debit_id) order by t.created_at, t.id), '[]'::json)`.as('stale'))
+      .whereRef('t.invoice_id', '=', 'invoices.id').whereRef('t.tenant_id', '=', 'invoices.tenant_id')
+      .where('t.status', '=', 'PENDING_PAYMENT').where('t.created_at', '<', checkoutCutoff(now))
+      .as('stale'))
+    .executeTakeFirstOrThrow();
+  // (One row always: an aggregate over no payments is its empty array.)
+  const stale = read.stale ?? [];
+  let sums = sumsOfTotals(read.totals);
+  if (stale.length > 0) {
+    await cancelCheckouts(services, scope, stale, now);
+    sums = (await paymentSums(scope, [invoice.id])).get(invoice.id)!;
+  }
+  const remaining = remainingToPay(invoice.amount, sums);
   if (remaining.lessThanOrEqualTo(0)) {
     throw conflict(`Invoice ${invoice.invoice_no} has nothing left to pay (${new Decimal(invoice.amount).toFixed(2)} ${invoice.currency} paid or being paid)`,
       'INVOICE_SETTLED');
