@@ -1,7 +1,7 @@
 import type { TenantScope } from '../platform/tenancy.js';
 import { directDebitQuery, directDebitColumns, toDirectDebits } from './money/direct-debit-view.js';
-import { invoiceColumns, toInvoices } from './money/invoice-view.js';
-import { toTransactions, transactionColumns, transactionQuery } from './money/transaction-view.js';
+import { companyInvoice } from './money/invoice-view.js';
+import { companyTransaction } from './money/transaction-view.js';
 import { closureColumns, companyClosures, toPolicyClosure } from './policies/closures.js';
 import { toStaffClients } from './clients/staff-view.js';
 import { productSeenBy } from './products/visible.js';
@@ -26,10 +26,7 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
     return (await toStaffClients(scope, [await scope.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirstOrThrow()], at))[0];
   },
   policy: (scope, id) => companyPolicy(scope, id),
-  async invoice(scope, id) {
-    const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns).executeTakeFirstOrThrow();
-    return (await toInvoices(scope, [row]))[0];
-  },
+  invoice: (scope, id) => companyInvoice(scope, id),
   async policyClosure(scope, id) {
     return toPolicyClosure(await companyClosures(scope).where('policy_closures.id', '=', id).select(closureColumns).executeTakeFirstOrThrow());
   },
@@ -38,9 +35,7 @@ const SNAPSHOTS: { [T in ObjectType]: (scope: TenantScope, id: string, at: Date)
     const row = await directDebitQuery(scope, clientId).where('direct_debits.id', '=', id).select(directDebitColumns).executeTakeFirstOrThrow();
     return (await toDirectDebits(scope, [row]))[0];
   },
-  async transaction(scope, id, at) {
-    return (await toTransactions(scope, [await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns).executeTakeFirstOrThrow()], at))[0];
-  },
+  transaction: (scope, id, at) => companyTransaction(scope, id, at),
   /** As staff's GET /staff/claims/{id} answers it: its documents included. */
   async claim(scope, id) {
     const row = await companyClaims(scope).where('claims.id', '=', id).select(claimColumns).executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import { apiVersion } from './openapi.js';
 import type { TransactionScope } from './tenancy.js';
-import { queueDelivery, scheduleDeliveries } from './webhooks/deliveries.js';
+import { insertPublicEvent, queueDelivery } from './webhooks/deliveries.js';
 
 /** Who makes a change: a client, a staff member, the system (a job) or a payment provider (its webhook). */
 export type ActorKind = 'client' | 'staff' | 'system' | 'provider';
@@ -61,7 +61,7 @@ export interface EventServices {
  * webhook endpoints that takes it when it is public, and runs what follows it there; answers what followed.
  */
 export async function recordEvent(services: EventServices, scope: TransactionScope, event: BusinessEvent, at: Date) {
-  const row = await scope.insertInto('domain_events', {
+  const values = {
     ...(event.id && { id: event.id }),
     type: event.type,
     actor_kind: event.actor.by,
@@ -73,8 +73,17 @@ export async function recordEvent(services: EventServices, scope: TransactionSco
     payload: event.payload ? JSON.stringify(event.payload) : null,
     api_version: event.payload ? apiVersion() : null,
     created_at: at,
-  }).returning('id').executeTakeFirstOrThrow();
-  if (event.onlyTo) await queueDelivery(scope, event.onlyTo, row.id, at);
-  else if (event.payload) await scheduleDeliveries(scope, { id: row.id, type: event.type }, at);
+  };
+  let id: string;
+  if (event.onlyTo) {
+    ({ id } = await scope.insertInto('domain_events', values).returning('id').executeTakeFirstOrThrow());
+    await queueDelivery(scope, event.onlyTo, id, at);
+  } else if (event.payload) {
+    // The event and its deliveries in one statement.
+    id = await insertPublicEvent(scope, values);
+  } else {
+    ({ id } = await scope.insertInto('domain_events', values).returning('id').executeTakeFirstOrThrow());
+  }
+  const row = { id };
   return services.reactions(scope, { ...event, id: row.id, tenantId: scope.tenantId, at }, services);
 }

@@ -67,7 +67,9 @@ export type { EventServices };
  * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
  */
 export async function emit(services: EventServices, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
-  options: { onlyTo?: string; id?: string; previous?: Record<string, unknown> } = {}): Promise<string[]> {
-  const payload = await services.eventSnapshots(scope, event.object, at);
-  return recordEvent(services, scope, { ...event, actor, payload, ...options }, at);
+  options: { onlyTo?: string; id?: string; previous?: Record<string, unknown>;
+    /** The object as the API answers it now, when the caller has just read it (else it is read here). */
+    payload?: object } = {}): Promise<string[]> {
+  const { payload = await services.eventSnapshots(scope, event.object, at), ...rest } = options;
+  return recordEvent(services, scope, { ...event, actor, payload: payload as Record<string, unknown>, ...rest }, at);
 }

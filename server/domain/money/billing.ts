@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { EventActor } from '../../platform/events.js';
-import { nextNumber } from '../../platform/numbering.js';
+import { takeNumber, TAKEN_NUMBER } from '../../platform/numbering.js';
+import { sql } from 'kysely';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { emit, type EventServices } from '../events/catalogue.js';
 
@@ -30,24 +31,31 @@ export interface NewInvoice {
 export async function raiseInvoice(services: EventServices, scope: TransactionScope, invoice: NewInvoice, today: string, at: Date) {
   const amount = invoice.policies.reduce((sum, p) => sum.plus(toCents(p.premium)), new Decimal(0));
   const single = invoice.policies.length === 1 ? invoice.policies[0] : undefined;
-  const row = await scope.insertInto('invoices', {
-    invoice_no: await nextNumber(scope, 'INV'),
-    policy_id: single?.id ?? null,
-    client_id: invoice.clientId,
-    currency: invoice.currency,
-    exchange_rate: new Decimal(invoice.exchangeRate).toString(),
-    amount: amount.toFixed(2),
-    converted_amount: toCents(amount.mul(invoice.exchangeRate)).toFixed(2),
-    description: invoice.description
-      ?? (single ? `Premium for policy ${single.policyNo}` : `Premiums for policies ${invoice.policies.map((p) => p.policyNo).join(', ')}`),
-    invoice_date: today,
-    created_by_staff_id: invoice.createdByStaffId ?? null,
-    created_at: at,
-    updated_at: at,
-  }).returning(['id', 'invoice_no']).executeTakeFirstOrThrow();
-  await scope.insertInto('invoice_items', invoice.policies.map((p) => ({
-    invoice_id: row.id, policy_id: p.id, amount: toCents(p.premium).toFixed(2),
-  }))).execute();
+  const items = invoice.policies.map((p) => ({ policy_id: p.id, amount: toCents(p.premium).toFixed(2) }));
+  // One statement: its number, the invoice and its items (a chain of data-modifying CTEs).
+  const row = await scope.db
+    .with('taken_number', takeNumber(scope, 'INV'))
+    .with('invoice', (db) => db.insertInto('invoices').values({
+      tenant_id: scope.tenantId,
+      invoice_no: TAKEN_NUMBER,
+      policy_id: single?.id ?? null,
+      client_id: invoice.clientId,
+      currency: invoice.currency,
+      exchange_rate: new Decimal(invoice.exchangeRate).toString(),
+      amount: amount.toFixed(2),
+      converted_amount: toCents(amount.mul(invoice.exchangeRate)).toFixed(2),
+      description: invoice.description
+        ?? (single ? `Premium for policy ${single.policyNo}` : `Premiums for policies ${invoice.policies.map((p) => p.policyNo).join(', ')}`),
+      invoice_date: today,
+      created_by_staff_id: invoice.createdByStaffId ?? null,
+      created_at: at,
+      updated_at: at,
+    }).returning(['id', 'invoice_no', 'tenant_id']))
+    .with('item', (db) => db.insertInto('invoice_items').columns(['tenant_id', 'invoice_id', 'policy_id', 'amount'])
+      .expression((eb) => eb.selectFrom(['invoice', sql<{ policy_id: string; amount: string }>`jsonb_to_recordset(${JSON.stringify(items)}::jsonb)`
+        .as<'billed'>(sql`billed(policy_id uuid, amount numeric)`)])
+        .select(['invoice.tenant_id', 'invoice.id as invoice_id', 'billed.policy_id', 'billed.amount'])))
+    .selectFrom('invoice').select(['id', 'invoice_no']).executeTakeFirstOrThrow();
   await emit(services, scope, invoice.actor, { type: 'invoice.created', object: { type: 'invoice', id: row.id }, data: {} }, at);
   return row;
 }

@@ -73,12 +73,16 @@ function addToSums(sums: PaymentSums, { status, total }: PaymentTotal) {
 }
 
 /**
- * An invoice's payment totals by status as one JSON column of its own row (`invoices`), totals as
- * text so they stay decimal: what `paymentSums` reads, without a query of its own.
+ * An invoice's payment totals by status as one JSON column of a row holding the invoice (as
+ * `invoice`, the table or its alias), totals as text so they stay decimal: what `paymentSums`
+ * reads, without a query of its own.
  */
-export const invoicePaymentTotals = sql<PaymentTotal[]>`(select coalesce(json_agg(json_build_object('status', s.status, 'total', s.total::text)), '[]'::json)
-  from (select t.status, sum(t.amount) as total from transactions t where t.invoice_id = invoices.id and t.tenant_id = invoices.tenant_id
+export const paymentTotalsOf = (invoice: 'invoices' | 'invoice') => sql<PaymentTotal[]>`(select coalesce(json_agg(json_build_object('status', s.status, 'total', s.total::text)), '[]'::json)
+  from (select t.status, sum(t.amount) as total from transactions t where t.invoice_id = ${sql.ref(`${invoice}.id`)} and t.tenant_id = ${sql.ref(`${invoice}.tenant_id`)}
         group by t.status) s)`;
+
+/** `paymentTotalsOf` the `invoices` row of a query. */
+export const invoicePaymentTotals = paymentTotalsOf('invoices');
 
 /** What a new payment may still claim: the amount less all money paid, awaited or in checkout. */
 export const remainingToPay = (amount: Decimal.Value, sums: PaymentSums) =>

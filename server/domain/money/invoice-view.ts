@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../../generated/api.js';
-import { invoiceFigures, invoicePaymentTotals, paymentSums, sumsOfTotals } from './figures.js';
+import { invoiceFigures, invoicePaymentTotals, paymentSums, sumsOfTotals, type PaymentSums } from './figures.js';
 import { Decimal } from 'decimal.js';
 import { compiledQuery } from '../../platform/db/compiled-query.js';
 import type { Db } from '../../platform/db/database.js';
@@ -33,6 +33,16 @@ export const invoiceRows = (scope: TenantScope, clientId: string) =>
   scope.selectFrom('invoices').where('invoices.client_id', '=', clientId).select(invoiceColumns);
 export type InvoiceRow = Awaited<ReturnType<ReturnType<typeof invoiceRows>['executeTakeFirstOrThrow']>>;
 
+/** A billed policy's row -> InvoicePolicy. */
+const toInvoicePolicy = (row: { id: string; policy_no: string; policy_type: string; state: InvoicePolicy['state']; amount: string | number }): InvoicePolicy =>
+  ({ id: row.id, policyNo: row.policy_no, policyType: row.policy_type as InvoicePolicy['policyType'], state: row.state, amount: Number(row.amount) });
+
+/** A payment's row -> InvoiceTransaction. */
+const toInvoiceTransaction = (payment: { id: string; transaction_no: string; payment_method: InvoiceTransaction['paymentMethod'];
+  status: InvoiceTransaction['status']; amount: string | number; created_at: Date | string }): InvoiceTransaction =>
+  ({ id: payment.id, transactionNo: payment.transaction_no, paymentMethod: payment.payment_method, status: payment.status,
+    amount: Number(payment.amount), createdAt: new Date(payment.created_at).toISOString() });
+
 /** The policies each invoice bills, keyed by invoice id. */
 export async function billedPolicies(scope: TenantScope, invoiceIds: string[]): Promise<Map<string, InvoicePolicy[]>> {
   const out = new Map<string, InvoicePolicy[]>(invoiceIds.map((id) => [id, []]));
@@ -41,10 +51,7 @@ export async function billedPolicies(scope: TenantScope, invoiceIds: string[]): 
     .innerJoin('policies', (join) => join.onRef('policies.id', '=', 'invoice_items.policy_id').onRef('policies.tenant_id', '=', 'invoice_items.tenant_id'))
     .select(['invoice_items.invoice_id', 'invoice_items.amount', 'policies.id', 'policies.policy_no', 'policies.policy_type', 'policies.state'])
     .where('invoice_items.invoice_id', 'in', invoiceIds).orderBy('policies.policy_no').execute();
-  for (const row of rows) {
-    out.get(row.invoice_id)!.push({ id: row.id, policyNo: row.policy_no, policyType: row.policy_type as InvoicePolicy['policyType'],
-      state: row.state, amount: Number(row.amount) });
-  }
+  for (const row of rows) out.get(row.invoice_id)!.push(toInvoicePolicy(row));
   return out;
 }
 
@@ -55,32 +62,49 @@ export async function toInvoices(scope: TenantScope, rows: InvoiceRow[]): Promis
   if (ids.length > 0) {
     const paymentRows = await scope.selectFrom('transactions').select(['id', 'invoice_id', 'transaction_no', 'payment_method', 'status', 'amount', 'created_at'])
       .where('invoice_id', 'in', ids).orderBy('created_at').orderBy('id').execute();
-    for (const payment of paymentRows) {
-      payments.get(payment.invoice_id)!.push({ id: payment.id, transactionNo: payment.transaction_no, paymentMethod: payment.payment_method, status: payment.status,
-        amount: Number(payment.amount), createdAt: new Date(payment.created_at).toISOString() });
-    }
+    for (const payment of paymentRows) payments.get(payment.invoice_id)!.push(toInvoiceTransaction(payment));
   }
-  return rows.map((row) => {
-    const billed = policies.get(row.id)!;
-    return {
-      id: row.id,
-      invoiceNo: row.invoice_no,
-      currency: row.currency,
-      exchangeRate: Number(row.exchange_rate),
-      amount: Number(row.amount),
-      convertedAmount: Number(row.converted_amount),
-      description: row.description,
-      invoiceDate: row.invoice_date,
-      policyId: row.policy_id,
-      policy: row.policy_id === null ? null : billed.find((p) => p.id === row.policy_id) ?? null,
-      policies: billed,
-      transactions: payments.get(row.id)!,
-      createdBy: row.created_by_staff_id === null ? null : { name: 'staff', id: row.created_by_staff_id },
-      createdAt: new Date(row.created_at).toISOString(),
-      updatedAt: new Date(row.updated_at).toISOString(),
-      ...invoiceFigures(row.amount, row.exchange_rate, sums.get(row.id)!, row),
-    };
-  });
+  return rows.map((row) => toInvoice(row, sums.get(row.id)!, policies.get(row.id)!, payments.get(row.id)!));
+}
+
+/**
+ * One invoice of the company as `toInvoices` answers it, in one query (its payment totals, the
+ * policies it bills and its payments as JSON columns of its row): an event's snapshot.
+ */
+export async function companyInvoice(scope: TenantScope, id: string): Promise<Invoice> {
+  const row = await scope.selectFrom('invoices').where('invoices.id', '=', id).select(invoiceColumns)
+    .select(invoicePaymentTotals.as('payment_totals'))
+    .select(sql<Parameters<typeof toInvoicePolicy>[0][]>`(select coalesce(json_agg(json_build_object('id', p.id, 'policy_no', p.policy_no,
+        'policy_type', p.policy_type, 'state', p.state, 'amount', item.amount) order by p.policy_no), '[]'::json)
+      from invoice_items item join policies p on p.id = item.policy_id and p.tenant_id = item.tenant_id
+      where item.invoice_id = invoices.id and item.tenant_id = invoices.tenant_id)`.as('policies_json'))
+    .select(sql<Parameters<typeof toInvoiceTransaction>[0][]>`(select coalesce(json_agg(json_build_object('id', t.id, 'transaction_no', t.transaction_no,
+        'payment_method', t.payment_method, 'status', t.status, 'amount', t.amount, 'created_at', t.created_at) order by t.created_at, t.id), '[]'::json)
+      from transactions t where t.invoice_id = invoices.id and t.tenant_id = invoices.tenant_id)`.as('transactions_json'))
+    .executeTakeFirstOrThrow();
+  return toInvoice(row, sumsOfTotals(row.payment_totals), row.policies_json.map(toInvoicePolicy), row.transactions_json.map(toInvoiceTransaction));
+}
+
+/** An invoice's row, its payment sums, the policies it bills and its payments -> Invoice. */
+function toInvoice(row: InvoiceRow, sums: PaymentSums, billed: InvoicePolicy[], payments: InvoiceTransaction[]): Invoice {
+  return {
+    id: row.id,
+    invoiceNo: row.invoice_no,
+    currency: row.currency,
+    exchangeRate: Number(row.exchange_rate),
+    amount: Number(row.amount),
+    convertedAmount: Number(row.converted_amount),
+    description: row.description,
+    invoiceDate: row.invoice_date,
+    policyId: row.policy_id,
+    policy: row.policy_id === null ? null : billed.find((p) => p.id === row.policy_id) ?? null,
+    policies: billed,
+    transactions: payments,
+    createdBy: row.created_by_staff_id === null ? null : { name: 'staff', id: row.created_by_staff_id },
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    ...invoiceFigures(row.amount, row.exchange_rate, sums, row),
+  };
 }
 
 /** Number lookups one caller address may make in an hour: invoice numbers run in sequence. */

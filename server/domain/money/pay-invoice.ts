@@ -8,7 +8,7 @@ import { clientInReach } from '../staff/reach.js';
 import type { TransactionActor } from '../states/transaction.js';
 import { leftToPay, lockInvoice, writePayment } from './payments.js';
 import { paymentAmount } from './payment-rules.js';
-import { loadTransaction, type Transaction } from './transaction-view.js';
+import type { Transaction } from './transaction-view.js';
 import { todayOf } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
 
@@ -98,5 +98,7 @@ async function recordPayment(services: Pick<Services, 'payments' | 'notifier' | 
     body: `Payment of ${invoice.currency} ${amount.toFixed(2)} for invoice ${invoice.invoice_no} by ${body.paymentMethod.replace('_', ' ').toLowerCase()}. ${what}`,
     entity: { name: 'transaction', id: started.id },
   });
-  return loadTransaction(scope, started.id, clientId, now);
+  // The answer is the payment as its `transaction.created` carries it (read at `now`, in this
+  // transaction: the view its GET answers), not read again.
+  return started.snapshot as Transaction;
 }

@@ -5,13 +5,14 @@ import type { Services } from '../../platform/context.js';
 import type { InvoicesTable, PaymentMethod, TransactionsTable, TransactionStatus } from '../../platform/db/schema.js';
 import { issueReceipt } from './receipts/number.js';
 import { conflict } from '../../platform/errors.js';
-import { nextNumber } from '../../platform/numbering.js';
-import { CONFIRMED, initialTransactionStatus, moveTransaction, recordInitialTransactionState, type TransactionActor } from '../states/transaction.js';
+import { takeNumber, TAKEN_NUMBER } from '../../platform/numbering.js';
+import { sql } from 'kysely';
+import { CONFIRMED, INITIAL_STATE_NOTES, initialTransactionStatus, moveTransaction, type TransactionActor } from '../states/transaction.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { emit, type EventServices } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
-import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
+import { invoiceFigures, invoicePaymentTotals, paymentSums, remainingToPay, sumsOfTotals } from './figures.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
@@ -56,26 +57,36 @@ export interface NewPayment {
 export async function writePayment(services: Pick<Services, 'payments' | 'reactions' | 'eventSnapshots'>, scope: TransactionScope, payment: NewPayment) {
   const { invoice, method, amount, exchangeRate, at } = payment;
   const status = initialTransactionStatus(method);
-  const transactionNo = await nextNumber(scope, 'TRX');
-  const row = await scope.insertInto('transactions', {
-    transaction_no: transactionNo,
-    invoice_id: invoice.id,
-    policy_id: invoice.policy_id,
-    client_id: payment.clientId,
-    payment_method: method,
-    status,
-    amount: amount.toFixed(2),
-    currency: invoice.currency,
-    exchange_rate: exchangeRate.toString(),
-    converted_amount: toCents(amount.mul(exchangeRate)).toFixed(2),
-    date_received: payment.dateReceived,
-    created_by_staff_id: payment.actor.by === 'staff' ? payment.actor.id : null,
-    ...payment.details,
-    created_at: at,
-    updated_at: at,
-  }).returning('id').executeTakeFirstOrThrow();
-  await recordInitialTransactionState(scope, row.id, status, payment.actor, at);
-
+  // One statement: its number, the payment and its first state (a chain of data-modifying CTEs).
+  const row = await scope.db
+    .with('taken_number', takeNumber(scope, 'TRX'))
+    .with('payment', (db) => db.insertInto('transactions').values({
+      tenant_id: scope.tenantId,
+      transaction_no: TAKEN_NUMBER,
+      invoice_id: invoice.id,
+      policy_id: invoice.policy_id,
+      client_id: payment.clientId,
+      payment_method: method,
+      status,
+      amount: amount.toFixed(2),
+      currency: invoice.currency,
+      exchange_rate: exchangeRate.toString(),
+      converted_amount: toCents(amount.mul(exchangeRate)).toFixed(2),
+      date_received: payment.dateReceived,
+      created_by_staff_id: payment.actor.by === 'staff' ? payment.actor.id : null,
+      ...payment.details,
+      created_at: at,
+      updated_at: at,
+    }).returning(['id', 'transaction_no', 'tenant_id', 'created_at']))
+    .with('first_state', (db) => db.insertInto('transaction_state_changes')
+      .columns(['tenant_id', 'transaction_id', 'from_state', 'to_state', 'actor_kind', 'actor_id', 'notes', 'created_at'])
+      .expression((eb) => eb.selectFrom('payment').select([
+        'payment.tenant_id', 'payment.id as transaction_id', sql<null>`null::text`.as('from_state'), sql<string>`${status}::text`.as('to_state'),
+        sql<string>`${payment.actor.by}::text`.as('actor_kind'), sql<string | null>`${payment.actor.id}::text`.as('actor_id'),
+        sql<string>`${INITIAL_STATE_NOTES}::text`.as('notes'), 'payment.created_at',
+      ])))
+    .selectFrom('payment').select(['id', 'transaction_no']).executeTakeFirstOrThrow();
+  const transactionNo = row.transaction_no;
   const start = { transactionId: row.id, transactionNo, amount: amount.toFixed(2), currency: invoice.currency };
   // A sandbox provider's "phone" is a page: where it is, so the client can be told.
   let promptUrl: string | undefined;
@@ -90,15 +101,25 @@ export async function writePayment(services: Pick<Services, 'payments' | 'reacti
       .where('id', '=', row.id).execute();
     promptUrl = prompt.promptUrl;
   }
-  await emit(services, scope, payment.actor, { type: 'transaction.created', object: { type: 'transaction', id: row.id }, data: {} }, at);
-  return { id: row.id, transactionNo, status, promptUrl };
+  // Its snapshot, read once: the event carries it, and a payer's create answers it (pay-invoice.ts).
+  const object = { type: 'transaction', id: row.id } as const;
+  const snapshot = await services.eventSnapshots(scope, object, at);
+  await emit(services, scope, payment.actor, { type: 'transaction.created', object, data: {} }, at, { payload: snapshot });
+  return { id: row.id, transactionNo, status, promptUrl, snapshot };
 }
 
 /** Cancels the invoice's online checkouts left unfinished past their time (the invoice is locked). */
 export async function expireCheckouts(services: EventServices, scope: TransactionScope, invoiceId: string, now: Date) {
   const stale = await scope.selectFrom('transactions').select(PAYMENT_MOVED)
     .where('invoice_id', '=', invoiceId).where('status', '=', 'PENDING_PAYMENT')
-    .where('created_at', '<', new Date(now.getTime() - CHECKOUT_TTL_MS)).execute();
+    .where('created_at', '<', checkoutCutoff(now)).execute();
+  await cancelCheckouts(services, scope, stale, now);
+}
+
+/** Checkouts opened before this are expired at `now`. */
+const checkoutCutoff = (now: Date) => new Date(now.getTime() - CHECKOUT_TTL_MS);
+
+async function cancelCheckouts(services: EventServices, scope: TransactionScope, stale: MovedPayment[], now: Date) {
   for (const row of stale) {
     await movePayment(services, scope, row, { to: 'CANCELLED', actor: { by: 'system', id: null }, at: now, notes: 'Checkout expired unfinished' });
   }
@@ -112,8 +133,25 @@ export async function leftToPay(services: EventServices, scope: TransactionScope
   if (invoice.voided_at !== null) {
     throw conflict(`Invoice ${invoice.invoice_no} is closed (${invoice.void_reason}); it takes no more payments`, 'INVOICE_CLOSED');
   }
-  await expireCheckouts(services, scope, invoice.id, now);
-  const remaining = remainingToPay(invoice.amount, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  // One query, under the invoice's lock: its stale checkouts and its payment totals. The totals
+  // stand unless a checkout expires (rarely): they are read again after that.
+  const read = await scope.selectFrom('invoices').where('invoices.id', '=', invoice.id)
+    .select(invoicePaymentTotals.as('totals'))
+    .select((eb) => eb.selectFrom('transactions as t')
+      .select(sql<MovedPayment[]>`coalesce(json_agg(json_build_object('id', t.id, 'transaction_no', t.transaction_no, 'status', t.status,
+        'direct_debit_id', t.direct_debit_id) order by t.created_at, t.id), '[]'::json)`.as('stale'))
+      .whereRef('t.invoice_id', '=', 'invoices.id').whereRef('t.tenant_id', '=', 'invoices.tenant_id')
+      .where('t.status', '=', 'PENDING_PAYMENT').where('t.created_at', '<', checkoutCutoff(now))
+      .as('stale'))
+    .executeTakeFirstOrThrow();
+  // (One row always: an aggregate over no payments is its empty array.)
+  const stale = read.stale ?? [];
+  let sums = sumsOfTotals(read.totals);
+  if (stale.length > 0) {
+    await cancelCheckouts(services, scope, stale, now);
+    sums = (await paymentSums(scope, [invoice.id])).get(invoice.id)!;
+  }
+  const remaining = remainingToPay(invoice.amount, sums);
   if (remaining.lessThanOrEqualTo(0)) {
     throw conflict(`Invoice ${invoice.invoice_no} has nothing left to pay (${new Decimal(invoice.amount).toFixed(2)} ${invoice.currency} paid or being paid)`,
       'INVOICE_SETTLED');

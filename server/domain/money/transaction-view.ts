@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { notFound } from '../../platform/errors.js';
-import { invoiceFigures, paymentSums } from './figures.js';
+import { invoiceFigures, paymentSums, paymentTotalsOf, sumsOfTotals, type PaymentSums } from './figures.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { staffReferences } from '../staff/names.js';
 import { checkoutExpiresAt } from './payments.js';
@@ -53,8 +53,10 @@ export function nextAction(payment: Pick<TransactionRow, 'payment_method' | 'sta
  * Rows -> Transactions, each with its invoice's figures as they stand now, the staff member who
  * reviewed it named, and what the payer must still do at `now` (`nextAction`).
  */
-export async function toTransactions(scope: TenantScope, rows: TransactionRow[], now: Date): Promise<Transaction[]> {
-  const sums = await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
+export async function toTransactions(scope: TenantScope, rows: TransactionRow[], now: Date,
+  /** The invoices' payment sums when the caller read them with its rows. */
+  known?: Map<string, PaymentSums>): Promise<Transaction[]> {
+  const sums = known ?? await paymentSums(scope, [...new Set(rows.map((r) => r.invoice_id))]);
   const named = await staffReferences(scope, rows.flatMap((r) => [r.reviewed_by_staff_id, r.created_by_staff_id]));
   return rows.map((row) => {
     const figures = invoiceFigures(row.invoice_amount, row.invoice_exchange_rate, sums.get(row.invoice_id)!, row);
@@ -103,4 +105,11 @@ export async function loadTransaction(scope: TenantScope, id: string, clientId: 
   const row = await transactionRows(scope, clientId).where('transactions.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Transaction');
   return (await toTransactions(scope, [row], now))[0];
+}
+
+/** A payment of the company as the API answers it at `now`, its invoice's payment totals read in the same query: an event's snapshot. */
+export async function companyTransaction(scope: TenantScope, id: string, now: Date): Promise<Transaction> {
+  const row = await transactionQuery(scope).where('transactions.id', '=', id).select(transactionColumns)
+    .select(paymentTotalsOf('invoice').as('payment_totals')).executeTakeFirstOrThrow();
+  return (await toTransactions(scope, [row], now, new Map([[row.invoice_id, sumsOfTotals(row.payment_totals)]])))[0];
 }

@@ -3,13 +3,14 @@ import type { components } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { raiseInvoice, type BilledPolicy } from '../money/billing.js';
-import { nextNumber } from '../../platform/numbering.js';
-import { initialPolicyState, recordInitialState, type StateActor } from '../states/policy.js';
+import { givenNumber, takeNumber, TAKEN_NUMBER } from '../../platform/numbering.js';
+import { sql } from 'kysely';
+import { INITIAL_STATE_NOTES, initialPolicyState, type StateActor } from '../states/policy.js';
 import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { productForSale } from '../products/sale.js';
 import { priceCover } from './reprice.js';
 import { checkTerm, type Asset } from './rules.js';
-import { loadPolicy, type Policy } from './view.js';
+import { companyPolicy, type Policy } from './view.js';
 import { todayOf, type Today } from '../../platform/clock.js';
 import { notifyClient } from '../accounts/notify.js';
 import { emit } from '../events/catalogue.js';
@@ -35,15 +36,21 @@ export const staffOf = (seller: Seller): string | null => (seller.by === 'staff'
  * staff either distribution; 400 when it is for another type, 409 `PRODUCT_DEACTIVATED` when it is
  * no longer sold (`productForSale`). Reads through `db` as given (a transaction's, inside one).
  */
-export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS) {
-  const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId` });
+export async function sellableProduct(ctx: HandlerContext, productId: string, policyType: string, root = 'body', db = ctx.db, seller: Seller = CLIENT_SELLS,
+  currency?: string) {
+  const product = await productForSale(ctx, productId, { by: seller.by, db, field: `${root}.productId`, currency });
   if (product.category !== policyType) throw badRequest(`${root}.productId: the product is for ${product.category} cover, not ${policyType}`);
   return product;
 }
 
 /** An ACTIVE currency, and an exchange rate of 1 for the tenant's base (default) currency. */
 export async function checkCurrency(scope: TenantScope, currency: string, exchangeRate: number, root = 'body') {
-  const row = await scope.db.selectFrom('currencies').select(['code', 'status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  const row = await scope.db.selectFrom('currencies').select(['status', 'is_default']).where('code', '=', currency).executeTakeFirst();
+  assertCurrency(row, currency, exchangeRate, root);
+}
+
+/** `checkCurrency` of a currency's row read already (none when the code is unknown). */
+function assertCurrency(row: { status: string | null; is_default: boolean | null } | undefined, currency: string, exchangeRate: number, root: string) {
   if (!row || row.status !== 'ACTIVE') throw badRequest(`${root}.currency: ${currency} is not an ACTIVE currency (see GET /currencies)`);
   if (row.is_default && exchangeRate !== 1) throw badRequest(`${root}.exchangeRate must be 1 for ${currency}, the base currency`);
 }
@@ -108,8 +115,9 @@ export async function preparePolicy(
   const generateInvoice = body.generateInvoice ?? true;
   const fleetDiscountRate = 'fleetDiscountRate' in body ? body.fleetDiscountRate ?? null : null;
 
-  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db, seller);
-  await checkCurrency(scope, body.currency, exchangeRate, root);
+  // The product and the currency in one query; the product's errors first, as before.
+  const product = await sellableProduct(ctx, body.productId, body.policyType, root, scope.db, seller, body.currency);
+  assertCurrency({ status: product.currency_status, is_default: product.currency_is_default }, body.currency, exchangeRate, root);
   const { assets, rating, columns } = priceCover({
     policyType: body.policyType, premiumRates: product.premium_rates, currency: body.currency,
     startDate: body.startDate, endDate: body.endDate, fleetDiscountRate,
@@ -141,48 +149,60 @@ export interface WriteOptions {
 export async function writePolicy(
   ctx: HandlerContext, scope: TransactionScope, clientId: string, prepared: PreparedPolicy, actor: StateActor,
   { ownInvoice = true, notify = true }: WriteOptions = {},
-): Promise<BilledPolicy> {
+): Promise<BilledPolicy & { announced?: Policy }> {
   const { body, product, exchangeRate, generateInvoice, fleetDiscountRate, assets, rating, columns, now, today, seller } = prepared;
   await checkRenewal(scope, body, clientId, prepared.root);
-  const policyNo = seller.by === 'staff' && body.policyNo !== undefined
-    ? await freePolicyNo(scope, body.policyNo, prepared.root)
-    : await nextNumber(scope, 'POL');
+  const ownNo = seller.by === 'staff' && body.policyNo !== undefined ? await freePolicyNo(scope, body.policyNo, prepared.root) : undefined;
   const state = initialPolicyState(generateInvoice);
-  const policy = await scope.insertInto('policies', {
-    policy_no: policyNo,
-    client_id: clientId,
-    product_id: product.id,
-    policy_type: body.policyType,
-    state,
-    coverage_type: body.coverageType ?? product.sub_category ?? product.category,
-    cover_type: body.coverType ?? null,
-    business_type: body.businessType,
-    business_category: body.businessCategory ?? 'LOCAL',
-    currency: body.currency,
-    exchange_rate: exchangeRate,
-    ...columns,
-    fleet_discount_rate: fleetDiscountRate,
-    start_date: body.startDate,
-    end_date: body.endDate,
-    generate_invoice: generateInvoice,
-    old_policy_id: body.oldPolicyId ?? null,
-    notes: body.notes ?? null,
-    description: body.description ?? null,
-    additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
-    group_id: body.groupId ?? null,
-    created_by_staff_id: seller.by === 'staff' ? seller.staffId : null,
-    originating_staff_id: seller.by === 'staff' ? seller.originatingStaffId : null,
-    created_at: now,
-    updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
-  await writeAssets(scope, policy.id, assets, rating.assetPremiums, { isNew: true });
-  await recordInitialState(scope, policy.id, state, actor, now);
-  const billed = { id: policy.id, policyNo, premium: rating.premium };
+  // One statement: its number, the policy, its assets and its first state (a chain of data-modifying CTEs).
+  const policy = await scope.db
+    .with('taken_number', ownNo === undefined ? takeNumber(scope, 'POL') : givenNumber(ownNo))
+    .with('policy', (db) => db.insertInto('policies').values({
+      tenant_id: scope.tenantId,
+      policy_no: TAKEN_NUMBER,
+      client_id: clientId,
+      product_id: product.id,
+      policy_type: body.policyType,
+      state,
+      coverage_type: body.coverageType ?? product.sub_category ?? product.category,
+      cover_type: body.coverType ?? null,
+      business_type: body.businessType,
+      business_category: body.businessCategory ?? 'LOCAL',
+      currency: body.currency,
+      exchange_rate: exchangeRate,
+      ...columns,
+      fleet_discount_rate: fleetDiscountRate,
+      start_date: body.startDate,
+      end_date: body.endDate,
+      generate_invoice: generateInvoice,
+      old_policy_id: body.oldPolicyId ?? null,
+      notes: body.notes ?? null,
+      description: body.description ?? null,
+      additional_information: body.additionalInformation ? JSON.stringify(body.additionalInformation) : null,
+      group_id: body.groupId ?? null,
+      created_by_staff_id: seller.by === 'staff' ? seller.staffId : null,
+      originating_staff_id: seller.by === 'staff' ? seller.originatingStaffId : null,
+      created_at: now,
+      updated_at: now,
+    }).returning(['id', 'policy_no', 'tenant_id', 'created_at']))
+    .with('asset', (db) => db.insertInto('policy_assets').columns(['tenant_id', 'policy_id', 'position', 'details', 'sum_insured', 'premium'])
+      .expression((eb) => eb.selectFrom(['policy', assetRows(assets, rating.assetPremiums)])
+        .select(['policy.tenant_id', 'policy.id as policy_id', 'asset.position', 'asset.details', 'asset.sum_insured', 'asset.premium'])))
+    .with('first_state', (db) => db.insertInto('policy_state_changes')
+      .columns(['tenant_id', 'policy_id', 'from_state', 'to_state', 'actor_kind', 'actor_id', 'notes', 'created_at'])
+      .expression((eb) => eb.selectFrom('policy').select([
+        'policy.tenant_id', 'policy.id as policy_id', sql<null>`null::text`.as('from_state'), sql<string>`${state}::text`.as('to_state'),
+        sql<string>`${actor.by}::text`.as('actor_kind'), sql<string | null>`${actor.id}::uuid`.as('actor_id'),
+        sql<string>`${INITIAL_STATE_NOTES}::text`.as('notes'), 'policy.created_at',
+      ])))
+    .selectFrom('policy').select(['id', 'policy_no']).executeTakeFirstOrThrow();
+  const policyNo = policy.policy_no;
+  const billed: BilledPolicy & { announced?: Policy } = { id: policy.id, policyNo, premium: rating.premium };
   if (ownInvoice) {
     if (generateInvoice) {
       await raiseInvoice(ctx, scope, { clientId, currency: body.currency, exchangeRate, policies: [billed], createdByStaffId: staffOf(seller), actor }, today.date, now);
     }
-    await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
+    billed.announced = await announcePolicy(ctx, scope, { id: policy.id, oldPolicyId: body.oldPolicyId }, actor, now);
   }
   if (notify) {
     await notifyClient(ctx, scope, clientId, {
@@ -201,10 +221,13 @@ export async function writePolicy(
  * `policy.renewed` when it renews another (`oldPolicyId`: the renewal endpoint, or a RENEWAL body naming it).
  */
 export async function announcePolicy(services: EventServices, scope: TransactionScope, policy: { id: string; oldPolicyId?: string },
-  actor: StateActor, at: Date) {
+  actor: StateActor, at: Date): Promise<Policy> {
   const object = { type: 'policy', id: policy.id } as const;
-  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at);
+  // Its snapshot (as server/domain/snapshots.ts reads a policy's), read here so the caller can answer it.
+  const created = await companyPolicy(scope, policy.id);
+  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at, { payload: created });
   if (policy.oldPolicyId !== undefined) await emit(services, scope, actor, { type: 'policy.renewed', object, data: { oldPolicyId: policy.oldPolicyId } }, at);
+  return created;
 }
 
 /**
@@ -216,8 +239,10 @@ export async function issuePolicy(
   ctx: HandlerContext, clientId: string, body: PolicyCreateRequest, actor: StateActor, seller: Seller = CLIENT_SELLS,
 ): Promise<Policy> {
   const prepared = await preparePolicy(ctx, ctx.scope, clientId, body, 'body', seller);
-  const { id } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
-  return loadPolicy(ctx.scope, id, clientId);
+  // The answer is the policy as its `policy.created` carries it: read in the transaction once
+  // it is billed, as its GET then answers it (the client's own policy), not read again after.
+  const { announced } = await ctx.scope.transaction((scope) => writePolicy(ctx, scope, clientId, prepared, actor));
+  return announced!;
 }
 
 /** A policy number staff record an existing policy under, if no policy of the company has it yet (409 otherwise). */
@@ -225,6 +250,18 @@ async function freePolicyNo(scope: TenantScope, policyNo: string, root: string):
   const taken = await scope.selectFrom('policies').select('id').where('policy_no', '=', policyNo).executeTakeFirst();
   if (taken) throw conflict(`${root}.policyNo: policy number ${policyNo} is already taken`, 'POLICY_NO_TAKEN');
   return policyNo;
+}
+
+/** A policy's assets, priced, as the rows of a relation `asset` of one statement (one JSON value, however many assets). */
+function assetRows(assets: Asset[], premiums: Decimal[]) {
+  const rows = assets.map((asset, position) => ({
+    position,
+    details: asset,
+    sum_insured: typeof asset.sumInsured === 'number' ? asset.sumInsured : null,
+    premium: premiums[position].toFixed(2),
+  }));
+  return sql<{ position: number; details: Asset; sum_insured: number | null; premium: string }>`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`
+    .as<'asset'>(sql`asset(position integer, details jsonb, sum_insured numeric, premium numeric)`);
 }
 
 /** Writes a policy's assets, priced: replacing those it had, unless it is `new` (nothing to delete). */

@@ -178,8 +178,8 @@ export const ownPolicyRow = (scope: TenantScope, id: string, clientId: string, o
  * assets: its events' `data.object`, and what an update compares to say what changed.
  */
 export async function companyPolicy(scope: TenantScope, id: string): Promise<Policy> {
-  const row = await withPolicyColumns(policyQuery(scope).where('policies.id', '=', id)).executeTakeFirstOrThrow();
-  return toPolicy(row, (await assetsOf(scope, [id])).get(id));
+  const row = await withAssetsColumn(withPolicyColumns(policyQuery(scope).where('policies.id', '=', id))).executeTakeFirstOrThrow();
+  return toPolicyWithAssets(row);
 }
 
 /** A stored policy's assets as a caller would send them again (no ids, no prices), to price anew. */
@@ -203,6 +203,11 @@ const clientPolicyById = compiledQuery((db, params: { tenantId: string; clientId
 export async function loadPolicy(scope: TenantScope, id: string, clientId: string): Promise<Policy> {
   const [row] = await clientPolicyById(scope.db, { tenantId: scope.tenantId, clientId, id });
   if (!row) throw notFound('Policy');
+  return toPolicyWithAssets(row);
+}
+
+/** A row read with its assets column (`withAssetsColumn`) -> Policy. */
+function toPolicyWithAssets(row: PolicyRow & { assets_json: { id: string; details: Record<string, unknown>; premium: number | string }[] }): Policy {
   return toPolicy(row, row.assets_json.map(({ details, id: assetId, premium }) => ({ ...details, id: assetId, premium: Number(premium) }) as PolicyAsset));
 }
 

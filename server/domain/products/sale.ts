@@ -24,9 +24,18 @@ const SALE_COLUMNS = [
 export async function productForSale(
   ctx: Pick<HandlerContext, 'db' | 'tenant'>,
   productId: string,
-  { by, db = ctx.db, field = 'body.productId' }: { by: Seller; db?: Kysely<Database>; field?: string },
+  { by, db = ctx.db, field = 'body.productId', currency }: {
+    by: Seller; db?: Kysely<Database>; field?: string;
+    /** A currency code read in the same query (`currency_status`, `currency_is_default`; null when unknown), for a sale's check. */
+    currency?: string;
+  },
 ) {
-  const product = await companyProducts(ctx, db).select(SALE_COLUMNS).where('products.id', '=', productId).executeTakeFirst();
+  const product = await companyProducts(ctx, db).select(SALE_COLUMNS)
+    .select((eb) => [
+      eb.selectFrom('currencies').select('status').where('code', '=', currency ?? null).as('currency_status'),
+      eb.selectFrom('currencies').select('is_default').where('code', '=', currency ?? null).as('currency_is_default'),
+    ])
+    .where('products.id', '=', productId).executeTakeFirst();
   if (!product || (by === 'client' && product.distribution !== 'ONLINE')) {
     throw badRequest(by === 'client'
       ? `${field}: no ACTIVE ONLINE product with this id is available`

@@ -35,12 +35,8 @@ export const initialPolicyState = (generateInvoice: boolean): PolicyState => (ge
 
 export interface StateActor { by: Exclude<Mover, 'provider'>; id: string | null }
 
-/** Records a new policy's first state (from nothing). */
-export async function recordInitialState(scope: TransactionScope, policyId: string, state: PolicyState, actor: StateActor, at: Date) {
-  await scope.insertInto('policy_state_changes', {
-    policy_id: policyId, from_state: null, to_state: state, actor_kind: actor.by, actor_id: actor.id, notes: 'Created', created_at: at,
-  }).execute();
-}
+/** The notes of a policy's first state change (from nothing), written with the policy (server/domain/policies/issue.ts). */
+export const INITIAL_STATE_NOTES = 'Created';
 
 /**
  * Moves a policy from `from` to `to` if the machine allows it for this actor, and records the

@@ -37,13 +37,8 @@ export const FAILED: readonly TransactionStatus[] = ['REJECTED', 'CANCELLED', 'E
 
 export interface TransactionActor { by: Mover; id: string | null }
 
-/** Records a payment's first state. */
-export async function recordInitialTransactionState(scope: TransactionScope, transactionId: string, status: TransactionStatus,
-  actor: TransactionActor, at: Date) {
-  await scope.insertInto('transaction_state_changes', {
-    transaction_id: transactionId, from_state: null, to_state: status, actor_kind: actor.by, actor_id: actor.id, notes: 'Created', created_at: at,
-  }).execute();
-}
+/** The notes of a payment's first state change, as a policy's: written with the payment (server/domain/money/payments.ts). */
+export { INITIAL_STATE_NOTES } from './policy.js';
 
 /**
  * Moves a payment if the machine allows it for this actor, only from the state the caller read

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import type { DomainEventsTable } from '../db/schema.js';
 import type { Db } from '../db/database.js';
 import { eventEnvelope } from '../event-envelope.js';
 import { enqueue, type Job } from '../jobs/queue.js';
@@ -27,20 +28,47 @@ export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000,
 /** An endpoint whose every attempt has failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
+/** How many times the queue runs one attempt's job (a worker lost mid-attempt). */
+const ATTEMPT_JOB_TRIES = 3;
+
 /**
  * One job per attempt; the job's own tries only cover a worker lost mid-attempt. `attempt` is
  * the delivery's attempt count when the job was queued: a job that finds it moved on is stale (a
  * manual retry ran first) and does nothing.
  */
 async function queueAttempt(db: Db, deliveryId: string, attempt: number, runAt: Date, now: Date) {
-  await enqueue(db, { queue: DELIVER_WEBHOOK_QUEUE, payload: { deliveryId, attempt }, runAt, maxAttempts: 3 }, now);
+  await enqueue(db, { queue: DELIVER_WEBHOOK_QUEUE, payload: { deliveryId, attempt }, runAt, maxAttempts: ATTEMPT_JOB_TRIES }, now);
 }
 
-/** A delivery of `event` to each enabled endpoint of the scope's company that takes its type, in the event's transaction. */
-export async function scheduleDeliveries(scope: TransactionScope, event: { id: string; type: string }, at: Date): Promise<void> {
-  const endpoints = await scope.selectFrom('webhook_endpoints').select('id').where('enabled', '=', true)
-    .where(sql<boolean>`(event_types is null or ${event.type} = any(event_types))`).execute();
-  for (const endpoint of endpoints) await queueDelivery(scope, endpoint.id, event.id, at);
+/**
+ * Writes a public event's row with a delivery to each enabled endpoint of the scope's company that
+ * takes its type, and each delivery's first attempt (a job, due now): one statement, a chain of
+ * data-modifying CTEs, so recording an event costs one round trip whatever the endpoints. Answers
+ * the event's id.
+ */
+export async function insertPublicEvent(scope: TransactionScope, values: Omit<Insertable<DomainEventsTable>, 'tenant_id'>): Promise<string> {
+  const row = await scope.db
+    .with('event', (db) => db.insertInto('domain_events').values({ ...values, tenant_id: scope.tenantId })
+      .returning(['id', 'type', 'tenant_id', 'created_at']))
+    .with('delivery', (db) => db.insertInto('webhook_deliveries')
+      .columns(['tenant_id', 'endpoint_id', 'event_id', 'next_attempt_at', 'created_at', 'updated_at'])
+      .expression((eb) => eb.selectFrom('event')
+        .innerJoin('webhook_endpoints as endpoint', (join) => join.onRef('endpoint.tenant_id', '=', 'event.tenant_id'))
+        .where('endpoint.enabled', '=', true)
+        .where(sql<boolean>`(endpoint.event_types is null or event.type = any(endpoint.event_types))`)
+        .select(['event.tenant_id', 'endpoint.id as endpoint_id', 'event.id as event_id', 'event.created_at as next_attempt_at',
+          'event.created_at', 'event.created_at as updated_at']))
+      .returning(['id', 'created_at']))
+    // Each delivery's attempt 0, as queueAttempt enqueues it.
+    .with('attempt', (db) => db.insertInto('jobs')
+      .columns(['queue', 'payload', 'run_at', 'max_attempts', 'created_at', 'updated_at'])
+      .expression((eb) => eb.selectFrom('delivery').select([
+        sql.lit(DELIVER_WEBHOOK_QUEUE).as('queue'),
+        sql<string>`jsonb_build_object('deliveryId', delivery.id, 'attempt', 0)`.as('payload'),
+        'delivery.created_at as run_at', sql.lit(ATTEMPT_JOB_TRIES).as('max_attempts'), 'delivery.created_at', 'delivery.created_at as updated_at',
+      ])))
+    .selectFrom('event').select('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A new delivery of an event to one endpoint, attempted now. */
