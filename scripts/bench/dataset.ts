@@ -14,6 +14,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../server/platform/db/database.js';
 import { ensureApiKey } from '../../server/platform/db/seed.js';
 
+
+/** How long the bench's access tokens last, in seconds (its servers' JWT_TTL_SECONDS): longer than any run. */
+export const BENCH_TOKEN_TTL_SECONDS = String(24 * 3600);
 export interface DatasetOptions {
   policies: number;
   clients: number;

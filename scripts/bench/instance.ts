@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../server/app/app.js';
 import { jobHandlers } from '../../server/app/jobs.js';
 import { loadConfig } from '../../server/platform/config.js';
+import { BENCH_TOKEN_TTL_SECONDS } from './dataset.js';
 import { openDatabase } from '../../server/platform/db/database.js';
 import { createWorker } from '../../server/platform/jobs/worker.js';
 import { boundHeapGrowth } from '../../server/platform/memory.js';
@@ -35,7 +36,7 @@ const send = (message: InstanceMessage, then: () => void = () => {}) => process.
 boundHeapGrowth(); // as server/app/main.ts does
 const config = {
   ...loadConfig({ ...process.env, DATABASE_URL: options.databaseUrl, DATA_DIR: options.dataDir, JWT_SECRET: options.jwtSecret,
-    LOG_LEVEL: 'silent', JOB_POLL_INTERVAL_MS: String(options.pollMs) }),
+    JWT_TTL_SECONDS: BENCH_TOKEN_TTL_SECONDS, LOG_LEVEL: 'silent', JOB_POLL_INTERVAL_MS: String(options.pollMs) }),
   port: 0,
   host: '127.0.0.1',
 };

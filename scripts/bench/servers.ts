@@ -27,6 +27,7 @@ import { migrateToLatest } from '../../server/platform/db/migrate.js';
 import { encodeCursor } from '../../server/platform/export/listing.js';
 import { seedSandbox } from '../../server/platform/db/seed.js';
 import {
+  BENCH_TOKEN_TTL_SECONDS,
   AUTO_PRODUCTS, autoPolicyBody, BENCH_EMAIL, BENCH_PASSWORD, loadClients, loadNotifications, loadPolicies, loadTenants, STATES, type DatasetOptions,
 } from './dataset.js';
 
@@ -90,7 +91,9 @@ const send = (message: ServerMessage) => process.send!(message);
 const options = JSON.parse(process.argv[2]) as ServerOptions;
 
 const config = {
-  ...loadConfig({ ...process.env, DATA_DIR: options.dataDir, JWT_SECRET: options.jwtSecret, LOG_LEVEL: 'silent',
+  // The bench's tokens are signed once and must outlast the run (a large one takes over 15 minutes,
+  // the default lifetime): expiry is not what it measures.
+  ...loadConfig({ ...process.env, DATA_DIR: options.dataDir, JWT_SECRET: options.jwtSecret, JWT_TTL_SECONDS: BENCH_TOKEN_TTL_SECONDS, LOG_LEVEL: 'silent',
     JOB_POLL_INTERVAL_MS: '0' }),
   port: 0,
   host: '127.0.0.1',
