@@ -99,8 +99,8 @@ export function filterPolicies<Q extends Policies>(policies: Q, filters: PolicyF
 
 /** Narrows policies by whose they are: the client, and the staff member credited (by id or part of their name). */
 export function filterPolicyParties<Q extends Policies>(policies: Q, query: PartyFilters): Q {
-  const { clientId, staffId, staffNamePattern } = filterValues({ clientId: query.clientId, staffId: query.staffId, staffName: query.staffName });
-  return filterPoliciesBy(policies, ...filtering(Object.fromEntries(Object.entries({ clientId, staffId, staffNamePattern }).filter(([, v]) => v !== undefined))));
+  // Only the party fields go in, so only their values (those given) come out.
+  return filterPoliciesBy(policies, ...filtering(filterValues({ clientId: query.clientId, staffId: query.staffId, staffName: query.staffName })));
 }
 
 /** What a client's list is built from: its tenant, its client, and the filters' values. */
