@@ -2,6 +2,6 @@ import type { Handler } from '../../server/platform/handler-types.js';
 
 /**
  * The bundled contract, as SDK generators and the docs site read it, with its examples dated from
- * the day the server started (made once, `servedContract`).
+ * the day the server started (made on the first request, `servedContract`).
  */
-export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async (ctx) => ctx.servedContract as any;
+export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async (ctx) => ctx.servedContract() as any;

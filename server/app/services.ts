@@ -61,6 +61,7 @@ export const services = fp(async (app, options: ServiceOptions) => {
     return { token, expiresAt: new Date(exp * 1000) };
   };
   const clock = options.clock ?? systemClock;
+  const started = clock.now();
   const credentials = new CredentialCache();
   await credentials.start(options.changes);
   app.addHook('onClose', () => credentials.close());
@@ -83,7 +84,9 @@ export const services = fp(async (app, options: ServiceOptions) => {
       if (answer.statusCode >= 300) app.log.warn({ provider, statusCode: answer.statusCode, answer: answer.body }, 'payment webhook refused');
       return { statusCode: answer.statusCode, body: answer.body };
     },
-    servedContract: documentForReaders(clock.now()),
+    // Made on the first GET /openapi.json, not at start: a copy of the whole contract held by every
+    // instance at rest for a route few callers use.
+    servedContract: () => documentForReaders(started),
     credentials,
     lifecycle: new Lifecycle(),
     reactions: options.reactions ?? domainReactions,

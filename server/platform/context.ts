@@ -70,9 +70,9 @@ export interface Services {
   deliverWebhook(provider: string, delivery: { headers: Record<string, string>; body: string }): Promise<{ statusCode: number; body: string }>;
   /**
    * The contract as readers get it (`GET /openapi.json`): the bundle with its examples' dates moved
-   * from their anchor day to the day the app started (`documentForReaders`), made once.
+   * from their anchor day to the day the app started (`documentForReaders`), made on the first call.
    */
-  servedContract: Record<string, unknown>;
+  servedContract(): Record<string, unknown>;
   /**
    * What authenticating a request reads (Api-Key, revocation, sessions), kept between requests;
    * code that ends a credential calls `forget` with its tag once committed.

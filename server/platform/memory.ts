@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { createRequire } from 'node:module';
 
 /**
  * How far V8 lets the old generation grow past what the last full collection kept, in percent.
@@ -17,4 +18,15 @@ export const HEAP_GROWING_PERCENT = 50;
  */
 export function boundHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * A CommonJS package loaded on first use rather than at start: a package that only some calls need
+ * (the e-mail templates' engine, the SMTP client) stays out of every instance's memory at rest.
+ */
+export function loadWhenUsed<T>(name: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= requireHere(name) as T);
 }

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PGliteDialect } from './pglite-dialect.js';
 import { openShared } from './transaction-settings.js';
 import type { Database } from './schema.js';
 
@@ -180,6 +178,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const location = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pglite');
   if (!location.startsWith('memory://')) mkdirSync(location, { recursive: true });
   const passThrough = (value: string) => value;
+  // Loaded here, not at the top: a server on PostgreSQL never holds the embedded database's module.
+  const [{ PGlite, types: pgliteTypes }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('./pglite-dialect.js')]);
   const client = await PGlite.create(location, {
     loadDataDir: options.loadDataDir,
     parsers: { [pgliteTypes.INT8]: passThrough, [pgliteTypes.NUMERIC]: passThrough, [pgliteTypes.DATE]: passThrough },

@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { loadWhenUsed } from '../memory.js';
 
 /**
  * Renders a message from its kind's templates inside the company's branded layout. Templates are
@@ -40,7 +41,10 @@ export interface RenderedMessage {
 const DEFAULT_COLOR = '#1F4E79';
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-const layout = Handlebars.compile(`<!doctype html>
+/** Handlebars, loaded by the first message rendered. */
+const handlebars = loadWhenUsed<typeof Handlebars>('handlebars');
+
+const LAYOUT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{subject}}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1d2433">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7;padding:24px 0"><tr><td align="center">
@@ -58,7 +62,8 @@ const layout = Handlebars.compile(`<!doctype html>
 {{#if unsubscribe}}<br>You receive notices about your {{shortName}} account. <a href="{{unsubscribe}}" style="color:{{color}}">Unsubscribe from notices</a>.{{/if}}
 </td></tr>
 </table></td></tr></table></body></html>
-`, { strict: true, knownHelpersOnly: true });
+`;
+let layout: HandlebarsTemplateDelegate | undefined;
 
 type Compiled = { subject: HandlebarsTemplateDelegate; text: HandlebarsTemplateDelegate; sms: HandlebarsTemplateDelegate };
 const compiled = new WeakMap<MessageTemplate, Compiled>();
@@ -68,7 +73,8 @@ function compile(template: MessageTemplate): Compiled {
   if (!found) {
     // Subjects, plain text and SMS are not HTML: no escaping there (the HTML layout escapes them).
     const options = { noEscape: true, strict: true, knownHelpersOnly: true };
-    found = { subject: Handlebars.compile(template.subject, options), text: Handlebars.compile(template.text, options), sms: Handlebars.compile(template.sms, options) };
+    const engine = handlebars();
+    found = { subject: engine.compile(template.subject, options), text: engine.compile(template.text, options), sms: engine.compile(template.sms, options) };
     compiled.set(template, found);
   }
   return found;
@@ -88,6 +94,7 @@ export function renderMessage(template: MessageTemplate, vars: Record<string, st
   const subject = parts.subject(values);
   const text = parts.text(values);
   const color = brand.primaryColor && HEX_COLOR.test(brand.primaryColor) ? brand.primaryColor : DEFAULT_COLOR;
+  layout ??= handlebars().compile(LAYOUT, { strict: true, knownHelpersOnly: true });
   const html = layout({
     subject, color, name: brand.name, shortName: brand.shortName, email: brand.email ?? '', logoUrl: brand.logoUrl ?? '',
     paragraphs: text.split(/\n\s*\n/).map((paragraph) => paragraph.trim()).filter(Boolean),

@@ -1,4 +1,6 @@
-import nodemailer, { type NodemailerError } from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { NodemailerError } from 'nodemailer';
+import { loadWhenUsed } from '../memory.js';
 import { failureText } from './failure.js';
 import { DeliveryFailure, type EmailMessage, type MailTransport } from './transport.js';
 
@@ -12,6 +14,9 @@ export interface SmtpTransportOptions {
   greetingTimeoutMs?: number;
   socketTimeoutMs?: number;
 }
+
+/** nodemailer, loaded when an SMTP transport is made (a deployment without SMTP_URL never loads it). */
+const mailerPackage = loadWhenUsed<typeof nodemailer>('nodemailer');
 
 /** The part of an address after its last `@`. */
 export function addressDomain(address: string): string {
@@ -28,7 +33,7 @@ export function addressDomain(address: string): string {
 export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   const domain = addressDomain(options.fromAddress);
   const secrets = password(options.url);
-  const mailer = nodemailer.createTransport({
+  const mailer = mailerPackage().createTransport({
     url: options.url,
     pool: true,
     connectionTimeout: options.connectionTimeoutMs ?? 20_000,

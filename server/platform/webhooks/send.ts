@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AddressRefusedError, checkEndpointUrl, resolvePublicAddress, type AddressPolicy } from './address-policy.js';
 import { signatureHeaders } from './signing.js';
 
@@ -79,6 +79,8 @@ export async function sendWebhook(webhook: WebhookRequest): Promise<WebhookAttem
     return attempt({ ok: false, statusCode: null, responseExcerpt: null, error: `could not sign: ${messageOf(error)}`, retryable: false });
   }
 
+  // undici is loaded by the first delivery, not at start: an instance at rest does not hold it.
+  const { Agent, request } = await import('undici');
   const agent = new Agent({ connect: { lookup: checkedLookup(webhook), timeout: timeoutMs } });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
