@@ -533,6 +533,9 @@ function rssOf(pid: number): number | undefined {
 /** The bench client's whole export (one row per asset), downloaded once while the server's RSS is sampled every 50 ms. */
 async function exportCase(): Promise<CaseReport> {
   const file = path.join(workDir, 'export.xlsx');
+  const processBefore = await fetch(`${ready.baseline}/memory`).then((res) => res.json() as Promise<Record<string, number | null>>)
+    .then((m) => ({ heapTotalMb: m.heapTotal! / 2 ** 20, heapUsedMb: m.heapUsed! / 2 ** 20, newSpaceMb: m.newSpace === null ? null : m.newSpace / 2 ** 20, externalMb: m.external! / 2 ** 20 }))
+    .catch(() => null);
   const before = rssOf(server!.pid!);
   let peak = before ?? 0;
   const timer = setInterval(() => { peak = Math.max(peak, rssOf(server!.pid!) ?? 0); }, 50);
@@ -555,7 +558,7 @@ async function exportCase(): Promise<CaseReport> {
   rmSync(file, { force: true });
   return judge('export', { kind: 'memory', maxRssMb: 300, atPolicies: 100_000 }, undefined, undefined, null, smoke, {
     status, bytes, seconds, policies: fixtures.clientPolicies, rssBeforeMb: before === undefined ? null : before / 2 ** 20,
-    peakRssMb: before === undefined ? null : peak / 2 ** 20, workbook,
+    peakRssMb: before === undefined ? null : peak / 2 ** 20, processBefore, workbook,
   });
 }
 

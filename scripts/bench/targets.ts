@@ -28,6 +28,12 @@ export interface SameSql {
 
 export interface ExportFigures {
   status: number; bytes: number; seconds: number; policies: number; rssBeforeMb: number | null; peakRssMb: number | null;
+  /**
+   * The serving process just before the export (`/memory` on the baseline's server, in the same
+   * process): V8's heap (reserved, and used by objects live or not yet collected), its young
+   * generation's share of the reserved, and memory outside the heap (buffers), in MB.
+   */
+  processBefore: { heapTotalMb: number; heapUsedMb: number; newSpaceMb: number | null; externalMb: number } | null;
   /** The workbook read back (exceljs's streaming reader): its rows (the header included), header and distinct policy numbers. */
   workbook: { rows: number; header: unknown; distinctPolicies: number } | null;
 }
@@ -186,7 +192,9 @@ export function judge(name: string, target: Target, api: Figures | undefined, ba
     let reason: string;
     const peak = exported.peakRssMb;
     const figures = `${exported.policies} policies in ${exported.seconds.toFixed(1)} s (${(exported.bytes / 2 ** 20).toFixed(1)} MB), `
-      + `server RSS ${exported.rssBeforeMb?.toFixed(0) ?? 'n/a'} MB before, peak ${peak?.toFixed(0) ?? 'n/a'} MB`;
+      + `server RSS ${exported.rssBeforeMb?.toFixed(0) ?? 'n/a'} MB before, peak ${peak?.toFixed(0) ?? 'n/a'} MB`
+      + (exported.processBefore ? ` (before: V8's heap ${exported.processBefore.heapTotalMb.toFixed(0)} MB reserved, ${exported.processBefore.heapUsedMb.toFixed(0)} MB used, `
+        + `${exported.processBefore.newSpaceMb?.toFixed(0) ?? '?'} MB of it the young generation; ${exported.processBefore.externalMb.toFixed(0)} MB outside it)` : '');
     if (smoke) reason = `smoke run, not judged: ${figures}`;
     else if (peak === null) reason = `not judged: no /proc to read the server's RSS from; ${figures}`;
     else if (exported.policies < t.atPolicies) reason = `not judged: the target is for ${t.atPolicies} policies, this run exported ${figures}`;
