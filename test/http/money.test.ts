@@ -64,6 +64,15 @@ describe('invoices', () => {
     expect((await invoices(`?policy=${policyNo}`)).json().data.map((i: { id: string }) => i.id)).toEqual([invoiceId]);
     expect((await invoices(`?policy=${policyId}`)).json().data.map((i: { id: string }) => i.id)).toEqual([invoiceId]);
     expect((await invoices(`?policy=${policyId}`, otherToken)).json().data).toEqual([]);
+    // Each filter's page is built once and reused: a second policy, by number (in lower case) and by
+    // id, reads its own invoice through the same queries, and the count agrees.
+    const second = await invoiced();
+    for (const ref of [second.policyNo.toLowerCase(), second.policyId]) {
+      const page = (await invoices(`?policy=${ref}`)).json();
+      expect(page.data.map((i: { id: string }) => i.id)).toEqual([second.invoiceId]);
+      expect(page.paginator.itemsCount).toBe(1);
+    }
+    expect((await invoices(`?policy=${policyNo}`)).json().data.map((i: { id: string }) => i.id)).toEqual([invoiceId]);
   });
 
   it('exports invoices to a spreadsheet that opens and has the rows', async () => {
