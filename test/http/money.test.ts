@@ -338,6 +338,12 @@ describe('listTransactions: GET /client/transactions', () => {
     expect(await ids(`?from=${plusDays(-1)}&invoiceId=${b.invoiceId}`)).toEqual([]);
     expect(await ids(`?to=${plusDays(-1)}&invoiceId=${b.invoiceId}`)).toEqual([tb.id]);
     expect(await ids(`?invoiceId=${a.invoiceId}`, otherToken)).toEqual([]);
+    // A page's queries are built once per set of filters and reused with other values: the same
+    // filters again, for the other payment, read that one, and a page agrees with the unpaged list.
+    expect(await ids(`?policyNo=${a.policyNo}`)).toEqual([ta.id]);
+    expect(await ids(`?invoiceNo=${a.invoiceNo}`)).toEqual([ta.id]);
+    expect(await ids(`?status=APPROVED&invoiceId=${a.invoiceId}`)).toEqual([]);
+    expect(await ids(`?to=${plusDays(0)}&from=${plusDays(-5)}`)).toEqual(await ids(`?to=${plusDays(0)}&from=${plusDays(-5)}&usePagination=false`));
     const bad = await h.call({ method: 'GET', url: '/api/v1/client/transactions?date=31-02-2026', token });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('query.date is not a real date: 31-02-2026');
