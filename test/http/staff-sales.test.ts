@@ -250,6 +250,23 @@ describe('listStaffPolicies, getStaffPolicy: GET /staff/policies and /staff/poli
     expect(byName.map((p: { id: string }) => p.id).sort()).toEqual(byStaff.map((p) => (p as unknown as { id: string }).id).sort());
     // Out of reach is no match, not an error.
     expect((await list(agent, `?clientId=${walkIn.id}`)).json().data).toEqual([]);
+
+    // A page's queries are built once per reach and set of filters, the reach's subject and the
+    // filters' values given to them: each caller's page is its own unpaged list, counted alike.
+    const ids = (rows: { id: string }[]) => rows.map((p) => p.id);
+    for (const caller of [agent, officer, exec]) {
+      const unpaged = ids((await list(caller, '?usePagination=false')).json().data);
+      const page = (await list(caller, '?limit=100')).json();
+      expect(ids(page.data)).toEqual(unpaged.slice(0, 100));
+      expect(page.paginator.itemsCount).toBe(unpaged.length);
+    }
+    for (const client of [walkIn, agentsClient, claimsClient]) {
+      const page = (await list(exec, `?clientId=${client.id}`)).json();
+      expect(page.data.length).toBeGreaterThan(0);
+      expect(page.data.every((p: { client: { id: string } }) => p.client.id === client.id)).toBe(true);
+      expect(page.paginator.itemsCount).toBe(all.filter((p) => p.client.id === client.id).length);
+    }
+    expect((await list(agent, `?clientId=${agentsClient.id}`)).json().data.length).toBeGreaterThan(0);
   });
 
   it('gets a policy within reach, and 404 outside it', async () => {

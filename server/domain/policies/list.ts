@@ -14,16 +14,8 @@ export type PolicyListQuery = NonNullable<operations['listPolicies']['parameters
 /** The filters on what a policy is (any caller's list): not on who sold it or whose it is. */
 export type PolicyFilters = Pick<PolicyListQuery,
   'policyNo' | 'clientName' | 'insurerName' | 'productName' | 'productId' | 'state' | 'startDate[]' | 'endDate[]'>;
-type PolicyQuery = ReturnType<typeof policyQuery>;
-/** Policies, joined to what they show (PolicyQuery) or alone (to count them): the filters read `policies` only. */
+/** Policies, joined to what they show (`policyQuery`) or alone (to count them): the filters read `policies` only. */
 type Policies = SelectQueryBuilder<any, any, any>;
-
-/**
- * A list's policies twice: `rows` joined to what a Policy shows, `count` the policies table alone
- * with the same filters, which PostgreSQL counts from the list index only (13 ms -> 3 ms for
- * 5,000 matching rows at a million policies, where the joins made it visit every row).
- */
-export interface PolicyMatches { rows: PolicyQuery; count: Policies }
 
 function dateRange(values: string[] | undefined, name: string): [string, string | undefined] | undefined {
   if (!values) return undefined;
@@ -89,38 +81,49 @@ function filterPoliciesBy<Q extends Policies>(policies: Q, uses: ReadonlySet<str
     .$if(uses.has('staffNamePattern'), (qb) => qb.where(staffNameLike('policies.originating_staff_id', 'policies.tenant_id', values.staffNamePattern!))) as Q;
 }
 
-const filtering = (values: PolicyFilterValues) => [new Set(Object.keys(values)), values] as const;
-
-/** Narrows policies to those matching every filter given on what a policy is (dates checked first: a bad one is a 400). */
-export function filterPolicies<Q extends Policies>(policies: Q, filters: PolicyFilters): Q {
-  const { clientId: _c, staffId: _s, staffNamePattern: _n, ...values } = filterValues(filters);
-  return filterPoliciesBy(policies, ...filtering(values));
+/**
+ * Whose policies a list shows: the caller's own narrowing of them, with its values (used as
+ * values only) and what of it changes the queries' form (a staff member's reach), or ''.
+ */
+export interface PolicyListOwner<V extends object> {
+  name: string;
+  shape: string;
+  values: V;
+  narrow(policies: Policies, values: V & { tenantId: string }, shape: string): Policies;
+  /**
+   * The count reads the policies table alone (the narrowing names `policies` only: PostgreSQL then
+   * counts from the list index only, 13 ms -> 3 ms for 5,000 matching rows at a million policies,
+   * where the joins made it visit every row), or the rows joined to what a Policy shows (the
+   * narrowing reads the client).
+   */
+  countsPoliciesAlone: boolean;
 }
-
-/** Narrows policies by whose they are: the client, and the staff member credited (by id or part of their name). */
-export function filterPolicyParties<Q extends Policies>(policies: Q, query: PartyFilters): Q {
-  // Only the party fields go in, so only their values (those given) come out.
-  return filterPoliciesBy(policies, ...filtering(filterValues({ clientId: query.clientId, staffId: query.staffId, staffName: query.staffName })));
-}
-
-/** What a client's list is built from: its tenant, its client, and the filters' values. */
-type ClientListValues = PolicyFilterValues & { tenantId: string; ownerId: string };
 
 /**
- * A client's policies matching every filter given, as a list whose pages are built once per shape
- * (the filters given): the policies table alone to count, joined to what a Policy shows for the
- * rows; another client's id matches nothing.
+ * The owner's policies matching every filter given, as a list whose pages are built once per shape
+ * (the owner's, then the filters given): counted as `countsPoliciesAlone` says, joined to what a
+ * Policy shows for the rows.
  */
-function clientPolicies(scope: TenantScope, clientId: string, query: PolicyListQuery): ShapedList<ClientListValues, PolicyRow> {
+export function shapedPolicyList<V extends object>(scope: TenantScope, query: PolicyListQuery, owner: PolicyListOwner<V>):
+  ShapedList<PolicyFilterValues & V & { tenantId: string }, PolicyRow> {
   const values = filterValues(query);
-  const mine = <Q extends Policies>(policies: Q, v: ClientListValues, shape: string) =>
-    filterPoliciesBy(policies.where(sql.ref('policies.client_id'), '=', v.ownerId), new Set(shape.split(' ').filter(Boolean)), v);
+  type Values = PolicyFilterValues & V & { tenantId: string };
+  const narrowed = <Q extends Policies>(policies: Q, v: Values, shape: string): Q => {
+    const [ownerShape, filters] = shape.split(';');
+    return filterPoliciesBy(owner.narrow(policies, v, ownerShape) as Q, new Set(filters.split(' ').filter(Boolean)), v);
+  };
   return {
-    name: 'client policies', shape: shapeOfFilters(values), values: { ...values, tenantId: scope.tenantId, ownerId: clientId }, db: scope.db,
-    matching: (db, v, shape) => mine(new TenantScope(db, v.tenantId).selectFrom('policies'), v, shape),
-    columns: (db, v, shape) => withPolicyColumns(mine(policyQuery(new TenantScope(db, v.tenantId)), v, shape)),
+    name: owner.name, shape: `${owner.shape};${shapeOfFilters(values)}`, values: { ...values, ...owner.values, tenantId: scope.tenantId }, db: scope.db,
+    matching: (db, v, shape) => narrowed(owner.countsPoliciesAlone ? new TenantScope(db, v.tenantId).selectFrom('policies') : policyQuery(new TenantScope(db, v.tenantId)), v, shape),
+    columns: (db, v, shape) => withPolicyColumns(narrowed(policyQuery(new TenantScope(db, v.tenantId)), v, shape)),
   };
 }
+
+/** A client's policies matching every filter given; another client's id matches nothing. */
+const clientPolicies = (scope: TenantScope, clientId: string, query: PolicyListQuery) => shapedPolicyList(scope, query, {
+  name: 'client policies', shape: '', values: { ownerId: clientId }, countsPoliciesAlone: true,
+  narrow: (policies, v) => policies.where(sql.ref('policies.client_id'), '=', v.ownerId),
+});
 
 /**
  * A client's policies, newest first: a page, every row (`usePagination=false`), or an .xlsx
@@ -140,10 +143,10 @@ export function assetsWanted(query: Pick<PolicyListQuery, 'format' | 'usePaginat
 }
 
 /** Some filtered policies answered as a list: a page of Policies, every one, or their export. */
-export async function answerPolicyList(ctx: Pick<HandlerContext, 'clock' | 'scope'>, source: PolicyMatches | { shaped: ShapedList<any, PolicyRow> },
+export async function answerPolicyList(ctx: Pick<HandlerContext, 'clock' | 'scope'>, source: { shaped: ShapedList<any, PolicyRow> },
   query: ListQuery, withAssets: boolean) {
   return listOrExport({
-    ...('shaped' in source ? { shaped: source.shaped } : { matching: source.count, columns: withPolicyColumns(source.rows) }),
+    shaped: source.shaped,
     query, table: 'policies', noun: 'policies',
     toItems: async (rows) => {
       const assets = withAssets ? await assetsOf(ctx.scope, rows.map((row) => row.id)) : undefined;

@@ -4,10 +4,10 @@ import { ownRow } from '../../platform/ownership.js';
 import type { TenantScope } from '../../platform/tenancy.js';
 import { clientFullName } from '../clients/account.js';
 import { creditableStaff, reachableClient } from '../clients/staff-clients.js';
-import { originatedInReach } from '../staff/reach.js';
+import { originatedInReach, type Reacher } from '../staff/reach.js';
 import type { StateActor } from '../states/policy.js';
 import { issuePolicy, type PolicyCreateRequest, type Seller } from './issue.js';
-import { answerPolicyList, assetsWanted, filterPolicies, filterPolicyParties, type PolicyListQuery } from './list.js';
+import { answerPolicyList, assetsWanted, shapedPolicyList, type PolicyListQuery } from './list.js';
 import { quotePolicy, type Quote } from './quote.js';
 import { issueRenewal, type PolicyRenewal } from './renew.js';
 import { assetsOf, policyQuery, toPolicy, withPolicyColumns, type Policy } from './view.js';
@@ -71,9 +71,29 @@ export async function renewForClient(ctx: HandlerContext, actor: StaffActor, pol
   return issueRenewal(ctx, policy.client.id, policyId, body, recordedAs(actor), sellerOf(actor, actor.staffId));
 }
 
-/** The policies of the clients within reach, filtered (by client and staff member credited too), newest first: a page, all, or an export. */
+/** What of a staff member a list's reach reads, as values. */
+interface ReachValues { reacherId: string; departmentId: string | null; branchId: string | null }
+
+/**
+ * The policies of the clients within reach, filtered (by client and staff member credited too),
+ * newest first: a page, all, or an export. A page's queries are built once per reach and set of
+ * filters; the reach's subject (the member, their department or branch) is a value.
+ */
 export async function listPoliciesForStaff(ctx: Pick<HandlerContext, 'clock' | 'scope'>, actor: StaffActor, query: PolicyListQuery) {
-  const matching = filterPolicies(filterPolicyParties(policiesInReach(ctx.scope, actor), query), query);
-  // Reach is by the client's originating staff member (a join): counted on the joined rows.
-  return answerPolicyList(ctx, { rows: matching, count: matching }, query, assetsWanted(query));
+  const shaped = shapedPolicyList<ReachValues>(ctx.scope, query, {
+    name: 'staff policies', shape: actor.reach,
+    values: { reacherId: actor.staffId, departmentId: actor.departmentId, branchId: actor.branchId },
+    // Reach is by the client's originating staff member (a join): counted on the joined rows.
+    countsPoliciesAlone: false,
+    narrow: (policies, v, reach) => {
+      // Getters: the reach reads only what it needs, and a compiled query's values must all be used.
+      const reacher: Reacher = {
+        reach: reach as Reacher['reach'],
+        get staffId() { return v.reacherId; }, get tenantId() { return v.tenantId; },
+        get departmentId() { return v.departmentId; }, get branchId() { return v.branchId; },
+      };
+      return policies.where(originatedInReach('client.originating_staff_id', reacher));
+    },
+  });
+  return answerPolicyList(ctx, { shaped }, query, assetsWanted(query));
 }
