@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
 import { badRequest } from '../../platform/errors.js';
-import { listOrExport, type ShapedList } from '../../platform/export/listing.js';
+import { filtersIn, givenFilters, listOrExport, shapeOfFilters, type ShapedList } from '../../platform/export/listing.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
 import type { StaffActor } from '../../platform/context.js';
 import { TenantScope } from '../../platform/tenancy.js';
@@ -33,7 +33,7 @@ function filterValues(query: TransactionListQuery & Partial<StaffTransactionList
     policyNoPattern: query.policyNo === undefined ? undefined : containsPattern(query.policyNo), status: query.status,
     from, to, day, staffId: query.staffId, staffName: query.staffName,
   };
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  return givenFilters(values);
 }
 
 /**
@@ -73,9 +73,9 @@ type ClientTransactionValues = TransactionFilterValues & { tenantId: string; own
 function clientTransactionList(scope: TenantScope, clientId: string, query: TransactionListQuery): ShapedList<ClientTransactionValues, TransactionRow> {
   const { clientId: _staffOnly, staffId: _s, staffName: _n, ...values } = filterValues(query);
   const matching = (db: TenantScope['db'], v: ClientTransactionValues, shape: string) =>
-    filterTransactionsBy(clientTransactions(new TenantScope(db, v.tenantId), v.ownerId), new Set(shape.split(' ').filter(Boolean)), v);
+    filterTransactionsBy(clientTransactions(new TenantScope(db, v.tenantId), v.ownerId), filtersIn(shape), v);
   return {
-    name: 'client transactions', shape: Object.keys(values).sort().join(' '), db: scope.db,
+    name: 'client transactions', shape: shapeOfFilters(values), db: scope.db,
     values: { ...values, tenantId: scope.tenantId, ownerId: clientId },
     matching, columns: (db, v, shape) => matching(db, v, shape).select(transactionColumns),
   };

@@ -2,7 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { operations } from '../../../generated/api.js';
 import type { HandlerContext } from '../../platform/context.js';
 import { badRequest } from '../../platform/errors.js';
-import { listOrExport, type ListQuery, type ShapedList } from '../../platform/export/listing.js';
+import { filtersIn, givenFilters, listOrExport, shapeOfFilters, type ListQuery, type ShapedList } from '../../platform/export/listing.js';
 import type { Column } from '../../platform/export/xlsx.js';
 import { containsPattern, isoDate } from '../../platform/filters.js';
 import { staffNameLike } from '../staff/names.js';
@@ -47,11 +47,8 @@ function filterValues(filters: Partial<PolicyFilters & PartyFilters>): PolicyFil
     startFrom: starts?.[0], startTo: starts?.[1], endFrom: ends?.[0], endTo: ends?.[1],
     clientId: filters.clientId, staffId: filters.staffId, staffNamePattern: pattern(filters.staffName),
   };
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  return givenFilters(values);
 }
-
-/** The filters a list's values use, as its shape: their names, in order. */
-const shapeOfFilters = (values: PolicyFilterValues) => Object.keys(values).sort().join(' ');
 
 /**
  * Narrows policies by the filters `uses` names, with their `values` (used as values only, so a
@@ -110,7 +107,7 @@ export function shapedPolicyList<V extends object>(scope: TenantScope, query: Po
   type Values = PolicyFilterValues & V & { tenantId: string };
   const narrowed = <Q extends Policies>(policies: Q, v: Values, shape: string): Q => {
     const [ownerShape, filters] = shape.split(';');
-    return filterPoliciesBy(owner.narrow(policies, v, ownerShape) as Q, new Set(filters.split(' ').filter(Boolean)), v);
+    return filterPoliciesBy(owner.narrow(policies, v, ownerShape) as Q, filtersIn(filters), v);
   };
   return {
     name: owner.name, shape: `${owner.shape};${shapeOfFilters(values)}`, values: { ...values, ...owner.values, tenantId: scope.tenantId }, db: scope.db,

@@ -1,3 +1,4 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { HandlerContext, StaffActor } from '../../platform/context.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import { ownRow } from '../../platform/ownership.js';
@@ -53,10 +54,12 @@ export async function quoteForClient(ctx: HandlerContext, actor: StaffActor, cli
   return quotePolicy(ctx, clientId, body, seller);
 }
 
+/** Policies (joined to their client) of the clients within `reacher`'s reach. */
+const inReach = <Q extends SelectQueryBuilder<any, any, any>>(policies: Q, reacher: Reacher): Q =>
+  policies.where(originatedInReach('client.originating_staff_id', reacher)) as Q;
+
 /** The policies of clients within the caller's reach (callers add filters, order and page). */
-function policiesInReach(scope: TenantScope, actor: StaffActor) {
-  return policyQuery(scope).where(originatedInReach('client.originating_staff_id', actor));
-}
+const policiesInReach = (scope: TenantScope, actor: StaffActor) => inReach(policyQuery(scope), actor);
 
 /** A policy of a client within reach, with its assets, or 404. */
 export async function policyForStaff(scope: TenantScope, actor: StaffActor, id: string): Promise<Policy> {
@@ -92,7 +95,7 @@ export async function listPoliciesForStaff(ctx: Pick<HandlerContext, 'clock' | '
         get staffId() { return v.reacherId; }, get tenantId() { return v.tenantId; },
         get departmentId() { return v.departmentId; }, get branchId() { return v.branchId; },
       };
-      return policies.where(originatedInReach('client.originating_staff_id', reacher));
+      return inReach(policies, reacher);
     },
   });
   return answerPolicyList(ctx, { shaped }, query, assetsWanted(query));

@@ -135,6 +135,16 @@ export interface ShapedList<P extends object, Row> {
   columns(db: Kysely<Database>, values: P, shape: string): Columns<Row>;
 }
 
+/**
+ * A list's filters as a shaped list takes them: `given` keeps the filters given (their keys are the
+ * shape), `shapeOfFilters` names that shape, and `filtersIn` reads it back as the set of filters a
+ * build applies (a filter's condition is added when its key is in it, its value used as a value).
+ */
+export const givenFilters = <T extends object>(values: T): T =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as T;
+export const shapeOfFilters = (values: object) => Object.keys(values).sort().join(' ');
+export const filtersIn = (shape: string): ReadonlySet<string> => new Set(shape.split(' ').filter(Boolean));
+
 type PageValues = Record<string, unknown> & { limit?: number; offset?: number; afterCreatedAt?: string; afterId?: string };
 const pageCounts = compiledQueries((shape: string, db, values: PageValues) => {
   const list = shapedLists.get(shape.slice(0, shape.lastIndexOf('|')))!;
