@@ -5390,7 +5390,7 @@ export interface webhooks {
          * @description A client account was created: the client signed up (`POST /auth/signup`), or staff opened one (`POST /staff/clients`).
          *
          *     - **Actor** (`actor`): the client who signed up, or the staff member who opened the account.
-         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `client.created` (or to every type), signed as Standard Webhooks
@@ -5530,7 +5530,7 @@ export interface webhooks {
          * @description A client's details changed: its profile, e-mail address, phone number or their verification, by the client (`PATCH /client/account`, ...) or by staff (`PATCH /staff/clients/{id}`), or staff reassigned or reactivated it. Nothing is recorded for a change that changes nothing.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: the fields that changed, with their values before: `{"city": "Accra"}`; after a reactivation, `{"isActive": false, "deactivation": {...}}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `client.updated` (or to every type), signed as Standard Webhooks
@@ -5672,7 +5672,7 @@ export interface webhooks {
          * @description A client was deactivated: staff deactivated it (`POST /staff/clients/{id}/deactivate`), or the client closed its account. Its personal data erased by a closure is in neither `data.object` nor `data.previous`.
          *
          *     - **Actor** (`actor`): the staff member, or the client closing its account.
-         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) at the moment of the change.
+         *     - **`data.object`**: the client as the API answers it (`StaffClient`, as in `GET /staff/clients/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"isActive": true, "deactivation": null}` (staff), `{"isActive": true}` (the client's closure).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `client.deactivated` (or to every type), signed as Standard Webhooks
@@ -5824,7 +5824,7 @@ export interface webhooks {
          * @description A policy was written, once billed: bought by its client (`POST /client/policies`, a typed create such as `POST /client/policies/auto`, alone or in a cart checkout) or sold by staff (`POST /staff/clients/{id}/policies`). A renewal records it too, besides `policy.renewed`.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.created` (or to every type), signed as Standard Webhooks
@@ -6043,7 +6043,7 @@ export interface webhooks {
          * @description A client changed its policy's details or cover (`PATCH /client/policies/{id}`); its state is `policy.stateChanged`. Nothing is recorded for a change that changes nothing.
          *
          *     - **Actor** (`actor`): the client.
-         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: the fields that changed, with their values before (e.g. `notes`, `endDate`, `premium`, `invoice`).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.updated` (or to every type), signed as Standard Webhooks
@@ -6264,7 +6264,7 @@ export interface webhooks {
          * @description A policy moved from one state to another (the state machine): paid, a direct debit set up, moved by staff (`POST /staff/policies/{id}/state`), started, expired or completed by the lifecycle job, a client invoicing its draft, a closure approved. `data.object.state` is the new state; a move to `CANCELLED` also records `policy.cancelled`.
          *
          *     - **Actor** (`actor`): `system` (a payment, a direct debit, the lifecycle job), the staff member, or the client (invoicing its draft).
-         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"state": <the state before>}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.stateChanged` (or to every type), signed as Standard Webhooks
@@ -6485,7 +6485,7 @@ export interface webhooks {
          * @description A policy renewing another was written (`POST /client/policies/{id}/renew`, `POST /staff/policies/{id}/renew`), besides its `policy.created`: `data.object` is the new `RENEWAL` policy, whose `oldPolicyId` names the policy it renews.
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.renewed` (or to every type), signed as Standard Webhooks
@@ -6704,7 +6704,7 @@ export interface webhooks {
          * @description A policy became `CANCELLED`, its closure approved (`policyClosure.approved`); besides its `policy.stateChanged`.
          *
          *     - **Actor** (`actor`): the staff member who approved the closure.
-         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy as the API answers it (`Policy`, as in `GET /staff/policies/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"state": <the state before>}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policy.cancelled` (or to every type), signed as Standard Webhooks
@@ -6925,7 +6925,7 @@ export interface webhooks {
          * @description An invoice was raised, for a client's purchase or cart checkout, a staff sale, or a draft invoiced (`POST /staff/invoices`).
          *
          *     - **Actor** (`actor`): whoever made the change, the client or the staff member.
-         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `invoice.created` (or to every type), signed as Standard Webhooks
@@ -7059,7 +7059,7 @@ export interface webhooks {
          * @description Confirmed payments (`APPROVED` or `VERIFIED`) now cover an invoice in full: its `status` is `FULLY_PAID` (or `OVERPAID`) and `isClosed` true. The policies it bills move on.
          *
          *     - **Actor** (`actor`): whoever confirmed the last payment, the staff member approving it or the payment provider (its webhook).
-         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "UNPAID"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `invoice.paid` (or to every type), signed as Standard Webhooks
@@ -7127,7 +7127,7 @@ export interface webhooks {
                      *             "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
                      *             "policyNo": "POL-0012",
                      *             "policyType": "AUTO",
-                     *             "state": "PROCESSING",
+                     *             "state": "ACTIVE",
                      *             "amount": 3722.5
                      *           },
                      *           "policies": [
@@ -7135,7 +7135,7 @@ export interface webhooks {
                      *               "id": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
                      *               "policyNo": "POL-0012",
                      *               "policyType": "AUTO",
-                     *               "state": "PROCESSING",
+                     *               "state": "ACTIVE",
                      *               "amount": 3722.5
                      *             }
                      *           ],
@@ -7204,7 +7204,7 @@ export interface webhooks {
          * @description An invoice was closed without being paid: its policy's closure was approved (`closedAt` and `closedReason` are set, `amountUnpaid` is 0, what was left unpaid is written off; its `status`, which follows confirmed money, stays), or its unpaid policy was deleted (the invoice with it: `data.object` is the invoice as last answered).
          *
          *     - **Actor** (`actor`): the staff member who approved the closure, or whoever deleted the policy.
-         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) at the moment of the change.
+         *     - **`data.object`**: the invoice as the API answers it (`Invoice`, as in `GET /staff/invoices/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"isClosed": false, "amountUnpaid": <before>}` for a closure; `null` for a deletion.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `invoice.closed` (or to every type), signed as Standard Webhooks
@@ -7343,7 +7343,7 @@ export interface webhooks {
          * @description A payment was recorded against an invoice, by the client, by staff for a client, or by the direct debit job.
          *
          *     - **Actor** (`actor`): the client, the staff member, or `system` (a direct debit).
-         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `transaction.created` (or to every type), signed as Standard Webhooks
@@ -7469,7 +7469,7 @@ export interface webhooks {
          * @description A payment is confirmed: staff approved it (`POST /staff/transactions/{id}/approve`), the payment provider confirmed it (its webhook), or mobile money was verified.
          *
          *     - **Actor** (`actor`): the staff member, or the payment provider.
-         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "PENDING_APPROVAL"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `transaction.approved` (or to every type), signed as Standard Webhooks
@@ -7530,6 +7530,7 @@ export interface webhooks {
                      *           "policyId": "3f6c2a1e-8b4d-4c7e-9a2f-1b3c5d7e9f01",
                      *           "paymentMethod": "CASH",
                      *           "status": "APPROVED",
+                     *           "receiptNo": "RCT-0007",
                      *           "amount": 3722.5,
                      *           "currency": "GHS",
                      *           "exchangeRate": 1,
@@ -7602,7 +7603,7 @@ export interface webhooks {
          * @description Staff rejected a payment awaiting approval (`POST /staff/transactions/{id}/reject`), or approved the closure of its policy while it awaited approval.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": "PENDING_APPROVAL"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `transaction.rejected` (or to every type), signed as Standard Webhooks
@@ -7730,7 +7731,7 @@ export interface webhooks {
          * @description A payment failed (`ERROR`) or was cancelled at the payment provider (`CANCELLED`), or its online checkout expired unfinished.
          *
          *     - **Actor** (`actor`): the payment provider (its webhook), or `system` (an expired checkout).
-         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) at the moment of the change.
+         *     - **`data.object`**: the payment as the API answers it (`Transaction`, as in `GET /staff/transactions/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": <the status before>}`, e.g. `{"status": "PENDING_PAYMENT"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `transaction.failed` (or to every type), signed as Standard Webhooks
@@ -7858,7 +7859,7 @@ export interface webhooks {
          * @description A direct debit mandate was set up on a policy (`POST /client/direct-debits`, `POST /staff/clients/{id}/direct-debits`).
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `directDebit.created` (or to every type), signed as Standard Webhooks
@@ -7986,7 +7987,7 @@ export interface webhooks {
          * @description A debit's mobile money payment was confirmed (the payment itself is a `transaction.*` event); `data.object` shows the mandate with the debit counted.
          *
          *     - **Actor** (`actor`): the payment provider.
-         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `directDebit.collected` (or to every type), signed as Standard Webhooks
@@ -8114,7 +8115,7 @@ export interface webhooks {
          * @description A debit's payment failed; the mandate stays `ACTIVE` and tries again on its next due date.
          *
          *     - **Actor** (`actor`): the payment provider, or `system`.
-         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `directDebit.failed` (or to every type), signed as Standard Webhooks
@@ -8242,7 +8243,7 @@ export interface webhooks {
          * @description An `ACTIVE` mandate was cancelled: by the client or staff (`POST /client/direct-debits/{id}/cancel`, `POST /staff/direct-debits/{id}/cancel`), by the due-debit job when its policy ended, or by its policy's closure. `cancelReason` says why.
          *
          *     - **Actor** (`actor`): the client, the staff member (a cancellation or the closure's approval), or `system` (the job).
-         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) at the moment of the change.
+         *     - **`data.object`**: the direct debit as the API answers it (`DirectDebit`, as in `GET /client/direct-debits`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": "ACTIVE"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `directDebit.cancelled` (or to every type), signed as Standard Webhooks
@@ -8386,7 +8387,7 @@ export interface webhooks {
          * @description A claim was filed on a policy (`POST /client/claims`, `POST /staff/clients/{id}/claims`).
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.filed` (or to every type), signed as Standard Webhooks
@@ -8570,7 +8571,7 @@ export interface webhooks {
          * @description Staff recorded a review of a claim (`POST /staff/claims/{id}/reviews`); the review is the last of `data.object.reviews`.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.reviewed` (or to every type), signed as Standard Webhooks
@@ -8754,7 +8755,7 @@ export interface webhooks {
          * @description A claim's `stage` or `status` moved (`POST /staff/claims/{id}/stage`, a settlement, a closure), one event for each move; settling it also records `claim.settled`, closing it `claim.closed`.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"stage": <before>}` or `{"status": <before>}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.stageChanged` (or to every type), signed as Standard Webhooks
@@ -8940,7 +8941,7 @@ export interface webhooks {
          * @description Staff settled a claim (`POST /staff/claims/{id}/settlements`): its stage is `SETTLED` and the settlement is the last of `data.object.settlements`.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"stage": "SETTLEMENT"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.settled` (or to every type), signed as Standard Webhooks
@@ -9167,7 +9168,7 @@ export interface webhooks {
          * @description A claim is closed for good: its `status` became `CLOSED` (on settlement, on rejection after repudiation, or staff closing a decided claim with `POST /staff/claims/{id}/close`), or the client withdrew it (the claim is deleted: `data.object` is it as last answered).
          *
          *     - **Actor** (`actor`): the staff member, or the client withdrawing it.
-         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) at the moment of the change.
+         *     - **`data.object`**: the claim as the API answers it (`Claim`, as in `GET /staff/claims/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": "ACTIVE"}`; `null` for a withdrawal.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `claim.closed` (or to every type), signed as Standard Webhooks
@@ -9394,7 +9395,7 @@ export interface webhooks {
          * @description A client asked to close a policy (`POST /client/policies/closure`), or staff asked for the client (`POST /staff/clients/{id}/policy-closures`).
          *
          *     - **Actor** (`actor`): the client, or the staff member.
-         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.requested` (or to every type), signed as Standard Webhooks
@@ -9505,7 +9506,7 @@ export interface webhooks {
          * @description Staff approved a closure request (`POST /staff/policy-closures/{id}/approve`): the policy is cancelled and its unpaid invoices closed.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": "PENDING_REVIEW"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.approved` (or to every type), signed as Standard Webhooks
@@ -9622,7 +9623,7 @@ export interface webhooks {
          * @description Staff rejected a closure request (`POST /staff/policy-closures/{id}/reject`); the policy stays as it was.
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) at the moment of the change.
+         *     - **`data.object`**: the policy closure as the API answers it (`PolicyClosure`, as in `GET /staff/policy-closures/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"status": "PENDING_REVIEW"}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `policyClosure.rejected` (or to every type), signed as Standard Webhooks
@@ -9739,7 +9740,7 @@ export interface webhooks {
          * @description The company's staff created a product (`POST /staff/products`).
          *
          *     - **Actor** (`actor`): the staff member.
-         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `product.created` (or to every type), signed as Standard Webhooks
@@ -9876,7 +9877,7 @@ export interface webhooks {
          * @description The insurer that owns a product let another company sell it (`POST /staff/products/{id}/assignments`). Recorded in both companies, each with the product as that company's staff see it.
          *
          *     - **Actor** (`actor`): the insurer's staff member.
-         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: what changed in that company's view: `assignedTo` (the insurer's), `assignedAt` and `assignedBy` (the assignee's).
          *
          *     Delivered to each enabled webhook endpoint subscribed to `product.assigned` (or to every type), signed as Standard Webhooks
@@ -10023,7 +10024,7 @@ export interface webhooks {
          * @description The insurer that owns a product took it back from a company (`DELETE /staff/products/{id}/assignments/{companyId}`). Recorded in both companies, as for `product.assigned`.
          *
          *     - **Actor** (`actor`): the insurer's staff member.
-         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) at the moment of the change.
+         *     - **`data.object`**: the product as the API answers it (`Product`, as in `GET /staff/products/{id}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: what changed in that company's view, as for `product.assigned`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `product.unassigned` (or to every type), signed as Standard Webhooks
@@ -10170,7 +10171,7 @@ export interface webhooks {
          * @description A manager added a staff member (`POST /staff/members`), or the platform operator created the company with its first executive manager (recorded in the new company's events).
          *
          *     - **Actor** (`actor`): the manager, or `system` (the company's creation).
-         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) at the moment of the change.
+         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `staff.created` (or to every type), signed as Standard Webhooks
@@ -10294,7 +10295,7 @@ export interface webhooks {
          * @description A staff member was deactivated (`POST /staff/members/{staffId}/deactivate`): they can no longer sign in, and their tokens stopped working.
          *
          *     - **Actor** (`actor`): the staff member who deactivated them.
-         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) at the moment of the change.
+         *     - **`data.object`**: the staff member as the API answers it (`Staff`, as in `GET /staff/members/{staffId}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `{"isActive": true}`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `staff.deactivated` (or to every type), signed as Standard Webhooks
@@ -10420,7 +10421,7 @@ export interface webhooks {
          * @description An executive manager asked for a test delivery (`POST /staff/webhook-endpoints/{endpointId}/test`): sent to that endpoint only, whatever event types it subscribes to, to check it receives and verifies deliveries.
          *
          *     - **Actor** (`actor`): the executive manager.
-         *     - **`data.object`**: the webhook endpoint as the API answers it (`WebhookEndpoint`, as in `GET /staff/webhook-endpoints/{endpointId}`) at the moment of the change.
+         *     - **`data.object`**: the webhook endpoint as the API answers it (`WebhookEndpoint`, as in `GET /staff/webhook-endpoints/{endpointId}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
          *     Delivered to each enabled webhook endpoint subscribed to `webhookEndpoint.ping` (or to every type), signed as Standard Webhooks
@@ -14722,9 +14723,12 @@ export interface components {
         /**
          * @description A business change, as `GET /staff/events` answers it and as a webhook delivers it (the
          *     delivery's body is this object). Written in the same database transaction as the change, so
-         *     there is an event exactly when the change committed. `data.object` is the changed object as the
-         *     API answered it at that moment (the same schema as its own `GET`); for a change of fields or
-         *     state, `data.previous` holds the values they had before.
+         *     there is an event exactly when the change committed. `data.object` is the changed object as its
+         *     own `GET` answers it right after the call that made the change (the same schema; read once the
+         *     change and everything it set off are done, just before they commit: a paid invoice's policies
+         *     already active, a confirmed payment's receipt number set); for a change of fields or state,
+         *     `data.previous` holds the values they had before. Two events of one call about one object (a
+         *     claim settled and closed at once) carry the same `data.object`, each with its own `data.previous`.
          */
         Event: {
             /**
@@ -17276,7 +17280,7 @@ export interface components {
              */
             transactionStatus: components["schemas"]["TransactionStatus"];
         };
-        /** @description An event about a client (`client.created`, `client.updated`, `client.deactivated`): the `Event` envelope, with `data.object` the client as the API answers it (as in `GET /staff/clients/{id}`) at the moment of the change. */
+        /** @description An event about a client (`client.created`, `client.updated`, `client.deactivated`): the `Event` envelope, with `data.object` the client as the API answers it (as in `GET /staff/clients/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         ClientEvent: components["schemas"]["Event"] & {
             /**
              * @description The client's event types.
@@ -17300,7 +17304,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a policy (`policy.created`, `policy.updated`, `policy.stateChanged`, `policy.renewed`, `policy.cancelled`): the `Event` envelope, with `data.object` the policy as the API answers it (as in `GET /staff/policies/{id}`) at the moment of the change. */
+        /** @description An event about a policy (`policy.created`, `policy.updated`, `policy.stateChanged`, `policy.renewed`, `policy.cancelled`): the `Event` envelope, with `data.object` the policy as the API answers it (as in `GET /staff/policies/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         PolicyEvent: components["schemas"]["Event"] & {
             /**
              * @description The policy's event types.
@@ -17324,7 +17328,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about an invoice (`invoice.created`, `invoice.paid`, `invoice.closed`): the `Event` envelope, with `data.object` the invoice as the API answers it (as in `GET /staff/invoices/{id}`) at the moment of the change. */
+        /** @description An event about an invoice (`invoice.created`, `invoice.paid`, `invoice.closed`): the `Event` envelope, with `data.object` the invoice as the API answers it (as in `GET /staff/invoices/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         InvoiceEvent: components["schemas"]["Event"] & {
             /**
              * @description The invoice's event types.
@@ -17348,7 +17352,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a payment (`transaction.created`, `transaction.approved`, `transaction.rejected`, `transaction.failed`): the `Event` envelope, with `data.object` the payment as the API answers it (as in `GET /staff/transactions/{id}`) at the moment of the change. */
+        /** @description An event about a payment (`transaction.created`, `transaction.approved`, `transaction.rejected`, `transaction.failed`): the `Event` envelope, with `data.object` the payment as the API answers it (as in `GET /staff/transactions/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         TransactionEvent: components["schemas"]["Event"] & {
             /**
              * @description The payment's event types.
@@ -17372,7 +17376,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a direct debit (`directDebit.created`, `directDebit.collected`, `directDebit.failed`, `directDebit.cancelled`): the `Event` envelope, with `data.object` the direct debit as the API answers it (as in `GET /client/direct-debits`) at the moment of the change. */
+        /** @description An event about a direct debit (`directDebit.created`, `directDebit.collected`, `directDebit.failed`, `directDebit.cancelled`): the `Event` envelope, with `data.object` the direct debit as the API answers it (as in `GET /client/direct-debits`) right after the change: read once the call's change and all it set off are done, before they commit. */
         DirectDebitEvent: components["schemas"]["Event"] & {
             /**
              * @description The direct debit's event types.
@@ -17396,7 +17400,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a claim (`claim.filed`, `claim.reviewed`, `claim.stageChanged`, `claim.settled`, `claim.closed`): the `Event` envelope, with `data.object` the claim as the API answers it (as in `GET /staff/claims/{id}`) at the moment of the change. */
+        /** @description An event about a claim (`claim.filed`, `claim.reviewed`, `claim.stageChanged`, `claim.settled`, `claim.closed`): the `Event` envelope, with `data.object` the claim as the API answers it (as in `GET /staff/claims/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         ClaimEvent: components["schemas"]["Event"] & {
             /**
              * @description The claim's event types.
@@ -17420,7 +17424,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a policy closure (`policyClosure.requested`, `policyClosure.approved`, `policyClosure.rejected`): the `Event` envelope, with `data.object` the policy closure as the API answers it (as in `GET /staff/policy-closures/{id}`) at the moment of the change. */
+        /** @description An event about a policy closure (`policyClosure.requested`, `policyClosure.approved`, `policyClosure.rejected`): the `Event` envelope, with `data.object` the policy closure as the API answers it (as in `GET /staff/policy-closures/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         PolicyClosureEvent: components["schemas"]["Event"] & {
             /**
              * @description The policy closure's event types.
@@ -17444,7 +17448,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a product (`product.created`, `product.assigned`, `product.unassigned`): the `Event` envelope, with `data.object` the product as the API answers it (as in `GET /staff/products/{id}`) at the moment of the change. */
+        /** @description An event about a product (`product.created`, `product.assigned`, `product.unassigned`): the `Event` envelope, with `data.object` the product as the API answers it (as in `GET /staff/products/{id}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         ProductEvent: components["schemas"]["Event"] & {
             /**
              * @description The product's event types.
@@ -17468,7 +17472,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a staff member (`staff.created`, `staff.deactivated`): the `Event` envelope, with `data.object` the staff member as the API answers it (as in `GET /staff/members/{staffId}`) at the moment of the change. */
+        /** @description An event about a staff member (`staff.created`, `staff.deactivated`): the `Event` envelope, with `data.object` the staff member as the API answers it (as in `GET /staff/members/{staffId}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         StaffEvent: components["schemas"]["Event"] & {
             /**
              * @description The staff member's event types.
@@ -17492,7 +17496,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event about a webhook endpoint (`webhookEndpoint.ping`): the `Event` envelope, with `data.object` the webhook endpoint as the API answers it (as in `GET /staff/webhook-endpoints/{endpointId}`) at the moment of the change. */
+        /** @description An event about a webhook endpoint (`webhookEndpoint.ping`): the `Event` envelope, with `data.object` the webhook endpoint as the API answers it (as in `GET /staff/webhook-endpoints/{endpointId}`) right after the change: read once the call's change and all it set off are done, before they commit. */
         WebhookEndpointEvent: components["schemas"]["Event"] & {
             /**
              * @description The webhook endpoint's event types.

@@ -33,7 +33,22 @@ export interface EventRow {
   when: string;
   actor: string;
   previous: string;
+  /** The forms `data.previous` takes (`previous` in words): null, exactly these fields of the object, or the fields the change changed. */
+  previousKeys: PreviousForm[];
   example?: { actor?: (typeof ACTORS)[number]; from?: string; set?: Record<string, unknown>; previous?: Record<string, unknown> };
+}
+
+/** One form of an event's `data.previous`: none, exactly these fields of the object with their values before, or the fields that changed. */
+export type PreviousForm = null | 'changed' | string[];
+
+/** Whether `previous` (what a delivery's `data.previous` holds) takes one of `forms`. */
+export function previousTakes(forms: PreviousForm[], previous: Record<string, unknown> | null | undefined): boolean {
+  return forms.some((form) => {
+    if (form === null) return previous === null || previous === undefined;
+    if (previous === null || previous === undefined) return false;
+    const keys = Object.keys(previous);
+    return form === 'changed' ? keys.length > 0 : keys.length === form.length && form.every((key) => keys.includes(key));
+  });
 }
 
 export interface EventTable {
@@ -73,8 +88,14 @@ export function readEventTable(root: string, file = EVENTS_TABLE): EventTable {
     for (const key of ['when', 'actor', 'previous'] as const) {
       if (typeof row?.[key] !== 'string' || !row[key]) throw new Error(`${where}: "${key}" must be a string`);
     }
-    const unknown = Object.keys(row).filter((key) => !['when', 'actor', 'previous', 'example'].includes(key));
+    const unknown = Object.keys(row).filter((key) => !['when', 'actor', 'previous', 'previousKeys', 'example'].includes(key));
     if (unknown.length) throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}`);
+    const forms = row.previousKeys as unknown;
+    if (!Array.isArray(forms) || forms.length === 0 || !forms.every((form) => form === null || form === 'changed'
+      || (Array.isArray(form) && form.length > 0 && form.every((key) => typeof key === 'string' && key)))) {
+      throw new Error(`${where}: "previousKeys" must list the forms of data.previous: null, changed, or a list of the object's fields`);
+    }
+    if (!previousTakes(row.previousKeys, row.example?.previous)) throw new Error(`${where}: example.previous is none of the forms "previousKeys" lists`);
     const actor = row.example?.actor;
     if (actor !== undefined && !ACTORS.includes(actor)) throw new Error(`${where}: example.actor must be one of ${ACTORS.join(', ')}`);
   }
@@ -110,7 +131,7 @@ const EXAMPLE_ACTOR_IDS: Record<(typeof ACTORS)[number], string | null> = {
 
 function envelopeFile(objectType: string, object: EventObject, types: string[]): string {
   const doc = {
-    description: `An event about ${/^[aeiou]/.test(object.label) ? 'an' : 'a'} ${object.label} (${types.map((t) => `\`${t}\``).join(', ')}): the \`Event\` envelope, with \`data.object\` the ${object.label} as the API answers it (as in \`${object.get}\`) at the moment of the change.`,
+    description: `An event about ${/^[aeiou]/.test(object.label) ? 'an' : 'a'} ${object.label} (${types.map((t) => `\`${t}\``).join(', ')}): the \`Event\` envelope, with \`data.object\` the ${object.label} as the API answers it (as in \`${object.get}\`) right after the change: read once the call's change and all it set off are done, before they commit.`,
     allOf: [
       { $ref: '../Event.yaml' },
       {
@@ -167,7 +188,7 @@ function webhookPathItem(root: string, table: EventTable, type: string, apiVersi
     row.when,
     '',
     `- **Actor** (\`actor\`): ${row.actor}`,
-    `- **\`data.object\`**: the ${object.label} as the API answers it (\`${path.basename(object.schema, '.yaml')}\`, as in \`${object.get}\`) at the moment of the change.`,
+    `- **\`data.object\`**: the ${object.label} as the API answers it (\`${path.basename(object.schema, '.yaml')}\`, as in \`${object.get}\`) right after the call that made the change (once it and all it set off are done, before they commit).`,
     `- **\`data.previous\`**: ${row.previous}`,
     '',
     `Delivered to each enabled webhook endpoint subscribed to \`${type}\` (or to every type), signed as Standard Webhooks`,

@@ -43,8 +43,45 @@ export class TenantScope {
    */
   transaction<R>(work: (scope: TransactionScope) => Promise<R>): Promise<R> {
     if (this.db.isTransaction) return work(new TransactionScope(this.db as Transaction<Database>, this.tenantId));
-    return this.db.transaction().execute((trx) => work(new TransactionScope(trx, this.tenantId)));
+    return inTransaction(this.db, (trx) => work(new TransactionScope(trx, this.tenantId)));
   }
+}
+
+/** What each open transaction still does once its work is done, just before it commits (`beforeCommit`). */
+const finishing = new WeakMap<Transaction<Database>, (() => Promise<void>)[]>();
+/** The transactions `inTransaction` opened: only they run what is asked before their commit. */
+const opened = new WeakSet<Transaction<Database>>();
+
+/**
+ * Runs `work` in a new database transaction, then what was asked to run before its commit
+ * (`beforeCommit`), then commits: every transaction the API opens goes through here (or through
+ * `TenantScope.transaction`, which does), so what must see a change's final rows (an event's
+ * snapshot, taken after every reaction ran) sees them. `test/static/architecture.test.ts` names
+ * a `.transaction().execute(` anywhere else.
+ */
+export function inTransaction<R>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<R>): Promise<R> {
+  return db.transaction().execute(async (trx) => {
+    opened.add(trx);
+    const result = await work(trx);
+    // A step may ask for more (none does yet): run until none is left, in the order asked.
+    for (let steps = finishing.get(trx); steps?.length; steps = finishing.get(trx)) {
+      finishing.delete(trx);
+      for (const step of steps) await step();
+    }
+    return result;
+  });
+}
+
+/**
+ * Asks `trx` to run `step` once its work is done, before it commits (in the transaction, so a
+ * failing step rolls the whole change back). The transaction must have been opened by `inTransaction`.
+ */
+export function beforeCommit(trx: Transaction<Database>, step: () => Promise<void>): void {
+  // Loud, not lost: a step asked of a transaction opened elsewhere would never run.
+  if (!opened.has(trx)) throw new Error('beforeCommit: the transaction was not opened by inTransaction (server/platform/tenancy.ts)');
+  const steps = finishing.get(trx);
+  if (steps) steps.push(step);
+  else finishing.set(trx, [step]);
 }
 
 /**

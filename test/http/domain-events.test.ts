@@ -59,7 +59,7 @@ describe('approveTransaction records invoice.paid, and the policy it bills moves
     const events = await eventsOf(client.invoiceId, 'invoice.paid');
     expect(events).toEqual([expect.objectContaining({
       tenant_id: h.tenantId, type: 'invoice.paid', actor_kind: 'staff', actor_id: HEAD.id, object_type: 'invoice', object_id: client.invoiceId,
-      data: { invoiceNo: client.invoiceNo }, previous: null,
+      data: { invoiceNo: client.invoiceNo }, previous: { status: 'PARTIALLY_PAID' },
     })]);
     expect(await stateOf(client.policyId)).toBe('ACTIVE');
     // The policy's own history says why it moved, as the reaction wrote it.

@@ -155,3 +155,11 @@ test('the checks see the imports they judge (a file with known imports is read r
   expect(graph.get('server/app/routes.ts')).toContain('handlers/index.ts');
   expect(files.length).toBeGreaterThan(100);
 });
+
+test('every transaction opens through inTransaction (server/platform/tenancy.ts), so what runs before its commit runs (an event\'s snapshot)', () => {
+  const opensItself = /\.transaction\(\)\s*\.execute\(/;
+  const offenders = [...files, ...sourceFiles('scripts')]
+    .filter((file) => file !== 'server/platform/tenancy.ts' && opensItself.test(readFileSync(path.join(root, file), 'utf8')));
+  expect(offenders).toEqual([]);
+  expect(opensItself.test(readFileSync(path.join(root, 'server/platform/tenancy.ts'), 'utf8'))).toBe(true);
+});

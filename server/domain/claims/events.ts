@@ -6,10 +6,13 @@ import type { StateActor } from '../states/policy.js';
 
 type ClaimEventType = Extract<DomainEventType, `claim.${string}`>;
 
-/** Records one of a claim's events by `actor`; its object is the claim as staff's GET answers it now. */
+/**
+ * Records one of a claim's events by `actor`; its object is the claim as staff's GET answers it
+ * once the change is done (`removes`: now, the change deleting it).
+ */
 export async function recordClaimEvent(services: EventServices, scope: TransactionScope, type: ClaimEventType, claimId: string, actor: EventActor, at: Date,
-  previous?: Record<string, unknown>): Promise<void> {
-  await emit(services, scope, actor, { type, object: { type: 'claim', id: claimId }, data: {} }, at, previous ? { previous } : {});
+  options: { previous?: Record<string, unknown>; removes?: boolean } = {}): Promise<void> {
+  await emit(services, scope, actor, { type, object: { type: 'claim', id: claimId }, data: {} }, at, options);
 }
 
 /**
@@ -23,8 +26,8 @@ export async function moveClaimRecorded(services: EventServices, scope: Transact
   at: Date, notes: string | null = null): Promise<ClaimState> {
   const moved = await moveClaim(scope, claim, move, actor, at, notes);
   const previous = { [move.field]: claim[move.field] };
-  await recordClaimEvent(services, scope, 'claim.stageChanged', claim.id, actor, at, previous);
-  if (move.field === 'stage' && move.to === 'SETTLED') await recordClaimEvent(services, scope, 'claim.settled', claim.id, actor, at, previous);
-  if (move.field === 'status' && move.to === 'CLOSED') await recordClaimEvent(services, scope, 'claim.closed', claim.id, actor, at, previous);
+  await recordClaimEvent(services, scope, 'claim.stageChanged', claim.id, actor, at, { previous });
+  if (move.field === 'stage' && move.to === 'SETTLED') await recordClaimEvent(services, scope, 'claim.settled', claim.id, actor, at, { previous });
+  if (move.field === 'status' && move.to === 'CLOSED') await recordClaimEvent(services, scope, 'claim.closed', claim.id, actor, at, { previous });
   return moved;
 }

@@ -21,7 +21,7 @@ export async function withdrawClaim(ctx: Pick<HandlerContext, 'clock' | 'scope' 
     const review = await scope.selectFrom('claim_reviews').select('id').where('claim_id', '=', claim.id).executeTakeFirst();
     const settlement = await scope.selectFrom('claim_settlements').select('id').where('claim_id', '=', claim.id).executeTakeFirst();
     if (review || settlement) throw conflict(`Claim ${claim.claim_no} has a ${review ? 'review' : 'settlement'}; ${rule}`, 'CLAIM_IN_PROGRESS');
-    await recordClaimEvent(ctx, scope, 'claim.closed', claim.id, { by: 'client', id: clientId }, now);
+    await recordClaimEvent(ctx, scope, 'claim.closed', claim.id, { by: 'client', id: clientId }, now, { removes: true });
     // Its assets, third party losses, document links and history go with it (on delete cascade).
     await scope.deleteFrom('claims').where('id', '=', claim.id).execute();
     return claim.claim_no;

@@ -1,3 +1,4 @@
+import { inTransaction } from '../../platform/tenancy.js';
 import { credentialTag } from '../../platform/auth/credential-cache.js';
 import type { components } from '../../../generated/api.js';
 import { apiKeyPrefix, hashApiKey, newApiKey } from '../../platform/auth/api-keys.js';
@@ -25,7 +26,7 @@ export async function issueApiKey(services: Pick<CompanyServices, 'config' | 'cl
 
 /** A new key for an existing company (404 when there is none). */
 export async function createCompanyApiKey(services: CompanyServices, companyId: string, name?: string): Promise<CompanyApiKey> {
-  return services.db.transaction().execute(async (trx) => {
+  return inTransaction(services.db, async (trx) => {
     await companyById(trx, companyId, { forUpdate: true });
     return issueApiKey(services, trx, companyId, name);
   });

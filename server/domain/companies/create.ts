@@ -2,7 +2,7 @@ import { MESSAGE_TEMPLATES } from '../messages/templates.js';
 import { hashPassword } from '../../platform/auth/passwords.js';
 import type { HandlerContext, Tenant } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import { TenantScope, TransactionScope } from '../../platform/tenancy.js';
+import { TenantScope, TransactionScope, inTransaction } from '../../platform/tenancy.js';
 import { emit } from '../events/catalogue.js';
 import { issueCode } from '../accounts/codes.js';
 import { staffAccounts } from '../staff/account.js';
@@ -42,7 +42,7 @@ export async function createCompany(services: CompanyServices, body: CompanyCrea
   const passwordHash = manager.password ? await hashPassword(manager.password) : null;
   const now = services.clock.now();
   try {
-    return await services.db.transaction().execute(async (trx) => {
+    return await inTransaction(services.db, async (trx) => {
       const row = await trx.insertInto('companies').values({
         ...columnsOf(fields),
         name: required.name, identifier: required.identifier, email: required.email, type: required.type, kind: required.kind,

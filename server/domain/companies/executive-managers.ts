@@ -1,7 +1,7 @@
 import { credentialTag } from '../../platform/auth/credential-cache.js';
 import type { components } from '../../../generated/api.js';
 import { notFound } from '../../platform/errors.js';
-import { TenantScope } from '../../platform/tenancy.js';
+import { TenantScope, inTransaction } from '../../platform/tenancy.js';
 import { staffQuery, toStaff, type Staff } from '../staff/view.js';
 import { companyById, type CompanyServices } from './rules.js';
 
@@ -15,7 +15,7 @@ export async function restoreExecutiveManager(
 ): Promise<Staff> {
   const now = services.clock.now();
   try {
-    return await services.db.transaction().execute(async (trx) => {
+    return await inTransaction(services.db, async (trx) => {
       await companyById(trx, companyId, { forUpdate: true });
       const scope = new TenantScope(trx, companyId);
       const member = await scope.selectFrom('staff').select(['id', 'is_active', 'position'])

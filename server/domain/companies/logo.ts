@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import type { FileResult, Part } from '../../platform/files.js';
 import { API_PREFIX } from '../../platform/openapi.js';
 import { ObjectNotFoundError } from '../../platform/storage/storage.js';
-import { TenantScope } from '../../platform/tenancy.js';
+import { TenantScope, inTransaction } from '../../platform/tenancy.js';
 import { discardStored, multipartError, safeFilename, storageOf, storeFile, type StoredFile } from '../documents/store.js';
 import { companyById, type CompanyServices } from './rules.js';
 import { toOperatorCompany, type OperatorCompany } from './view.js';
@@ -53,7 +53,7 @@ export async function storeCompanyLogo(services: CompanyServices, companyId: str
     }
     if (!stored) throw badRequest('Send the logo as one file part named logo', 'NO_FILES');
     const file = stored;
-    company = await services.db.transaction().execute(async (trx) => {
+    company = await inTransaction(services.db, async (trx) => {
       const before = await companyById(trx, companyId, { forUpdate: true });
       replaced = before.logo_storage_key;
       const row = await trx.updateTable('companies').set({

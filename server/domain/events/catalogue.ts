@@ -63,13 +63,16 @@ export type DomainEventType = DomainEvent['type'];
 export type { EventServices };
 
 /**
- * Records `event` with who made it and its object as the API answers it now (delivered to the
- * company's webhooks), runs what follows it in the same transaction, and answers what followed (in words).
+ * Records `event` with who made it, runs what follows it in the same transaction, and answers what
+ * followed (in words). Its object is read as the API answers it once the transaction's work is
+ * done, just before it commits (every reaction run: a GET right after the call answers the same),
+ * and delivered to the company's webhooks.
  */
 export async function emit(services: EventServices, scope: TransactionScope, actor: EventActor, event: DomainEvent, at: Date,
   options: { onlyTo?: string; id?: string; previous?: Record<string, unknown>;
-    /** The object as the API answers it now, when the caller has just read it (else it is read here). */
-    payload?: object } = {}): Promise<string[]> {
-  const { payload = await services.eventSnapshots(scope, event.object, at), ...rest } = options;
-  return recordEvent(services, scope, { ...event, actor, payload: payload as Record<string, unknown>, ...rest }, at);
+    /** The change removes the object (a deleted invoice, a withdrawn claim): it is read now, as last answered. */
+    removes?: boolean } = {}): Promise<string[]> {
+  const { removes, ...rest } = options;
+  const payload = removes ? await services.eventSnapshots(scope, event.object, at) as Record<string, unknown> : undefined;
+  return recordEvent(services, scope, { ...event, actor, public: true, ...(payload && { payload }), ...rest }, at);
 }

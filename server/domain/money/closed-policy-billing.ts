@@ -52,17 +52,20 @@ export async function stopBillingClosedPolicy(services: EventServices, scope: Tr
     const invoice = (await lockInvoice(scope, invoiceId))!;
     const pending = await scope.selectFrom('transactions').select(PAYMENT_MOVED)
       .where('invoice_id', '=', invoice.id).where('status', '=', 'PENDING_APPROVAL').orderBy('created_at').orderBy('id').execute();
+    // What it showed before the closure (money awaiting approval counted as paid), for the event's `previous`.
+    const before = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!, invoice);
     for (const payment of pending) {
       await movePayment(services, scope, payment, { to: 'REJECTED', actor, at, notes: CLOSED_NOTE });
     }
     rejected += pending.length;
-    const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!, invoice);
+    const figures = pending.length === 0 ? before
+      : invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!, invoice);
     if (figures.isClosed) continue;
     await scope.updateTable('invoices').set({ voided_at: at, void_reason: `Policy ${closed.policyNo} closed`, updated_at: at })
       .where('id', '=', invoice.id).execute();
     // Its status (by confirmed money) stays; what changed is that it is closed with nothing left to pay.
     await emit(services, scope, actor, { type: 'invoice.closed', object: { type: 'invoice', id: invoice.id }, data: {} }, at,
-      { previous: { isClosed: false, amountUnpaid: figures.amountUnpaid } });
+      { previous: { isClosed: false, amountUnpaid: before.amountUnpaid } });
     voided.push(`invoice ${invoice.invoice_no} is closed and the ${invoice.currency} ${new Decimal(figures.amountUnpaid).toFixed(2)} unpaid on it is written off`);
   }
   return [

@@ -5,7 +5,7 @@ import type { DirectDebitsTable } from '../../platform/db/schema.js';
 import { cancelActiveMandate, dueDate, ENDED_POLICY_STATES } from './direct-debits.js';
 import { invoiceFigures, paymentSums, remainingToPay } from './figures.js';
 import { expireCheckouts, lockInvoice, writePayment } from './payments.js';
-import { TransactionScope } from '../../platform/tenancy.js';
+import { TransactionScope, inTransaction } from '../../platform/tenancy.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /** What the due-debit job needs: the database, the payment provider, the notifier, what records its events. */
@@ -64,7 +64,7 @@ export async function raiseDueDebits(services: JobServices, now: Date): Promise<
 async function debitMandate(services: JobServices, ref: { id: string; tenant_id: string; invoice_id: string }, now: Date, today: string,
   report: DueDebitsReport): Promise<void> {
   const counts = { raised: 0, skipped: 0, completed: 0, cancelled: 0 };
-  await services.db.transaction().execute(async (trx) => {
+  await inTransaction(services.db, async (trx) => {
     const scope = new TransactionScope(trx, ref.tenant_id);
     // Locks in the order payments take them: the invoice, then what hangs on it.
     const invoice = await lockInvoice(scope, ref.invoice_id);

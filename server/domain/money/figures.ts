@@ -25,9 +25,7 @@ export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Valu
   const closedUnpaid = voided?.voided_at ? { closedAt: new Date(voided.voided_at).toISOString(), closedReason: voided.void_reason! } : undefined;
   const unpaid = closedUnpaid ? new Decimal(0) : Decimal.max(0, total.minus(paid));
   const converted = (value: Decimal) => toCents(value.mul(exchangeRate)).toNumber();
-  const status: InvoiceFigures['status'] = sums.confirmed.isZero() && !total.isZero() ? 'UNPAID'
-    : sums.confirmed.lessThan(total) ? 'PARTIALLY_PAID'
-      : sums.confirmed.equals(total) ? 'FULLY_PAID' : 'OVERPAID';
+  const status = invoiceStatus(total, sums.confirmed);
   return {
     amountPaid: paid.toNumber(),
     amountUnpaid: unpaid.toNumber(),
@@ -42,6 +40,14 @@ export function invoiceFigures(amount: Decimal.Value, exchangeRate: Decimal.Valu
     isDebit: sums.confirmed.greaterThan(0),
     ...closedUnpaid,
   };
+}
+
+/** An invoice's status: what confirmed money makes of its amount. */
+export function invoiceStatus(amount: Decimal.Value, confirmed: Decimal): InvoiceFigures['status'] {
+  const total = new Decimal(amount);
+  return confirmed.isZero() && !total.isZero() ? 'UNPAID'
+    : confirmed.lessThan(total) ? 'PARTIALLY_PAID'
+      : confirmed.equals(total) ? 'FULLY_PAID' : 'OVERPAID';
 }
 
 /** The payment sums of some invoices, keyed by invoice id (invoices with no payment read zero). */

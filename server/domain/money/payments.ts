@@ -12,7 +12,7 @@ import type { TenantScope, TransactionScope } from '../../platform/tenancy.js';
 import { emit, type EventServices } from '../events/catalogue.js';
 import { toCents } from './billing.js';
 import { completeMandatesOfPaidInvoice } from './direct-debits.js';
-import { invoiceFigures, invoicePaymentTotals, paymentSums, remainingToPay, sumsOfTotals } from './figures.js';
+import { invoiceFigures, invoicePaymentTotals, invoiceStatus, paymentSums, remainingToPay, sumsOfTotals } from './figures.js';
 import { notifyClient } from '../accounts/notify.js';
 
 /** An online checkout not finished in this time expires, and its amount is free again. */
@@ -101,10 +101,10 @@ export async function writePayment(services: Pick<Services, 'payments' | 'reacti
       .where('id', '=', row.id).execute();
     promptUrl = prompt.promptUrl;
   }
-  // Its snapshot, read once: the event carries it, and a payer's create answers it (pay-invoice.ts).
+  // What a payer's create answers (pay-invoice.ts).
   const object = { type: 'transaction', id: row.id } as const;
   const snapshot = await services.eventSnapshots(scope, object, at);
-  await emit(services, scope, payment.actor, { type: 'transaction.created', object, data: {} }, at, { payload: snapshot });
+  await emit(services, scope, payment.actor, { type: 'transaction.created', object, data: {} }, at);
   return { id: row.id, transactionNo, status, promptUrl, snapshot };
 }
 
@@ -214,7 +214,8 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
   if (row.status === to) return false;
   await movePayment(services, scope, row, { to, actor, at, notes, reviewedBy });
 
-  const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, (await paymentSums(scope, [invoice.id])).get(invoice.id)!);
+  const sums = (await paymentSums(scope, [invoice.id])).get(invoice.id)!;
+  const figures = invoiceFigures(invoice.amount, invoice.exchange_rate, sums);
   const amount = `${row.currency} ${new Decimal(row.amount).toFixed(2)}`;
   if (CONFIRMED.includes(to)) {
     const receipt = (await issueReceipt(scope, row.id, at))!;
@@ -226,7 +227,10 @@ export async function settlePayment(services: Pick<Services, 'notifier' | 'react
       message: { template: MESSAGE_TEMPLATES.paymentReceived },
     });
     if (figures.isClosed) {
-      await emit(services, scope, actor, { type: 'invoice.paid', object: { type: 'invoice', id: invoice.id }, data: { invoiceNo: invoice.invoice_no } }, at);
+      // Its status before: what confirmed money made of it without this payment.
+      const confirmedBefore = CONFIRMED.includes(row.status) ? sums.confirmed : sums.confirmed.minus(row.amount);
+      await emit(services, scope, actor, { type: 'invoice.paid', object: { type: 'invoice', id: invoice.id }, data: { invoiceNo: invoice.invoice_no } }, at,
+        { previous: { status: invoiceStatus(invoice.amount, confirmedBefore) } });
       await completeMandatesOfPaidInvoice(scope, invoice, at);
     }
   } else {

@@ -21,7 +21,7 @@ export async function deleteUnpaidPolicy(ctx: Pick<HandlerContext, 'clock' | 'sc
     const policy = await ownPolicyRow(tx, policyId, clientId, { lock: true });
     await assertDeletable(tx, policy);
     if (policy.invoice_id) {
-      await emit(ctx, tx, actor, { type: 'invoice.closed', object: { type: 'invoice', id: policy.invoice_id }, data: {} }, now);
+      await emit(ctx, tx, actor, { type: 'invoice.closed', object: { type: 'invoice', id: policy.invoice_id }, data: {} }, now, { removes: true });
       // Money rows that never received anything still point at the invoice: they go with it.
       await tx.deleteFrom('transactions').where('invoice_id', '=', policy.invoice_id).execute();
       await tx.deleteFrom('invoices').where('id', '=', policy.invoice_id).execute();

@@ -225,7 +225,7 @@ export async function announcePolicy(services: EventServices, scope: Transaction
   const object = { type: 'policy', id: policy.id } as const;
   // Its snapshot (as server/domain/snapshots.ts reads a policy's), read here so the caller can answer it.
   const created = await companyPolicy(scope, policy.id);
-  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at, { payload: created });
+  await emit(services, scope, actor, { type: 'policy.created', object, data: {} }, at);
   if (policy.oldPolicyId !== undefined) await emit(services, scope, actor, { type: 'policy.renewed', object, data: { oldPolicyId: policy.oldPolicyId } }, at);
   return created;
 }

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Services } from '../../platform/context.js';
 import type { PolicyState } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { TransactionScope } from '../../platform/tenancy.js';
+import { TransactionScope, inTransaction } from '../../platform/tenancy.js';
 import { movePolicy } from '../states/policy.js';
 import { unpaidInvoicesOf } from './lifecycle.js';
 import { todayOf } from '../../platform/clock.js';
@@ -130,7 +130,7 @@ interface LifecycleMove {
  */
 async function move(services: LifecycleServices, ref: Ref, { from, to, now, notes, ready = async () => true }: LifecycleMove): Promise<Outcome> {
   try {
-    return await services.db.transaction().execute(async (trx) => {
+    return await inTransaction(services.db, async (trx) => {
       const scope = new TransactionScope(trx, ref.tenant_id);
       const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'client_id']).where('id', '=', ref.id)
         .forUpdate().executeTakeFirst();
@@ -149,7 +149,7 @@ async function move(services: LifecycleServices, ref: Ref, { from, to, now, note
 
 /** One renewal reminder: recorded (unique per policy and end date) and sent in the same transaction, or skipped when already sent. */
 async function remind(services: LifecycleServices, ref: Ref, now: Date): Promise<Outcome> {
-  return services.db.transaction().execute(async (trx) => {
+  return inTransaction(services.db, async (trx) => {
     const scope = new TransactionScope(trx, ref.tenant_id);
     const policy = await scope.selectFrom('policies').select(['id', 'policy_no', 'state', 'end_date', 'client_id']).where('id', '=', ref.id)
       .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { inTransaction } from '../tenancy.js';
 import { createRequire } from 'node:module';
 import { apiKeyPrefix, hashApiKey } from '../auth/api-keys.js';
 import type { Db } from './database.js';
@@ -44,7 +45,7 @@ export async function ensureApiKey(db: Db, tenantId: string, key: string, mode: 
  * Safe to run on every start: nothing present is written twice.
  */
 export async function seedSandbox(db: Db, sandboxApiKey: string): Promise<{ tenantId: string }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const companies: CompanySeed[] = require('./data/sandbox-companies.json');
     const ids = new Map<string, string>();
     for (const { key, ...company } of companies) ids.set(key, await ensureCompany(trx, company));
