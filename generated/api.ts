@@ -1689,7 +1689,7 @@ export interface paths {
          * @description The company's business events, newest first: an invoice paid, a policy closure approved, a
          *     direct debit set up, ... Each is the envelope a webhook delivers (the same `id`, the same
          *     body): its `type`, when and by whom the change was made, the object it is about and, in
-         *     `data.object`, that object as the API answered it at that moment (`apiVersion` names the
+         *     `data.object`, that object as its GET answered right after the change's call (`apiVersion` names the
          *     contract version it is shaped by). An integration that missed deliveries catches up here; one
          *     that starts reads what it needs. Events the platform keeps for itself are not listed.
          *
@@ -10424,7 +10424,7 @@ export interface webhooks {
          *     - **`data.object`**: the webhook endpoint as the API answers it (`WebhookEndpoint`, as in `GET /staff/webhook-endpoints/{endpointId}`) right after the call that made the change (once it and all it set off are done, before they commit).
          *     - **`data.previous`**: `null`.
          *
-         *     Delivered to each enabled webhook endpoint subscribed to `webhookEndpoint.ping` (or to every type), signed as Standard Webhooks
+         *     Delivered to the endpoint the test was asked for only, whatever event types it subscribes to, signed as Standard Webhooks
          *     defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is
          *     `WebhookEndpointEvent` with `type` `webhookEndpoint.ping`: `components['schemas']['WebhookEndpointEvent']` in TypeScript, the `WebhookEndpointEvent` model in the SDK.
          */
@@ -14777,7 +14777,7 @@ export interface components {
                 id: string;
             };
             data: {
-                /** @description The object as the API answered it when the change was made (an `Invoice`, a `PolicyClosure`, a `DirectDebit`, ...). */
+                /** @description The object as its own GET answered right after the call that made the change (an `Invoice`, a `PolicyClosure`, a `DirectDebit`, ...). */
                 object: {
                     [key: string]: unknown;
                 };

@@ -35,6 +35,8 @@ export interface EventRow {
   previous: string;
   /** The forms `data.previous` takes (`previous` in words): null, exactly these fields of the object, or the fields the change changed. */
   previousKeys: PreviousForm[];
+  /** Where it is delivered, when not to every endpoint subscribed to its type (a test delivery). */
+  deliveredTo?: string;
   example?: { actor?: (typeof ACTORS)[number]; from?: string; set?: Record<string, unknown>; previous?: Record<string, unknown> };
 }
 
@@ -88,7 +90,7 @@ export function readEventTable(root: string, file = EVENTS_TABLE): EventTable {
     for (const key of ['when', 'actor', 'previous'] as const) {
       if (typeof row?.[key] !== 'string' || !row[key]) throw new Error(`${where}: "${key}" must be a string`);
     }
-    const unknown = Object.keys(row).filter((key) => !['when', 'actor', 'previous', 'previousKeys', 'example'].includes(key));
+    const unknown = Object.keys(row).filter((key) => !['when', 'actor', 'previous', 'previousKeys', 'deliveredTo', 'example'].includes(key));
     if (unknown.length) throw new Error(`${where}: unknown field(s) ${unknown.join(', ')}`);
     const forms = row.previousKeys as unknown;
     if (!Array.isArray(forms) || forms.length === 0 || !forms.every((form) => form === null || form === 'changed'
@@ -191,7 +193,7 @@ function webhookPathItem(root: string, table: EventTable, type: string, apiVersi
     `- **\`data.object\`**: the ${object.label} as the API answers it (\`${path.basename(object.schema, '.yaml')}\`, as in \`${object.get}\`) right after the call that made the change (once it and all it set off are done, before they commit).`,
     `- **\`data.previous\`**: ${row.previous}`,
     '',
-    `Delivered to each enabled webhook endpoint subscribed to \`${type}\` (or to every type), signed as Standard Webhooks`,
+    `Delivered ${row.deliveredTo ?? `to each enabled webhook endpoint subscribed to \`${type}\` (or to every type)`}, signed as Standard Webhooks`,
     'defines (see the Webhooks guide), and readable for 30 days with `GET /staff/events`. The body is',
     `\`${envelope}\` with \`type\` \`${type}\`: \`components['schemas']['${envelope}']\` in TypeScript, the \`${envelope}\` model in the SDK.`,
     '',
