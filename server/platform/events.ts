@@ -1,8 +1,9 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database } from './db/schema.js';
+import { randomUUID } from 'node:crypto';
+import { sql, type Insertable, type Transaction } from 'kysely';
+import type { Database, DomainEventsTable } from './db/schema.js';
 import { apiVersion } from './openapi.js';
 import { beforeCommit, TransactionScope } from './tenancy.js';
-import { insertPublicEvent, queueDelivery } from './webhooks/deliveries.js';
+import { insertPublicEvents, queueDelivery } from './webhooks/deliveries.js';
 
 /** Who makes a change: a client, a staff member, the system (a job) or a payment provider (its webhook). */
 export type ActorKind = 'client' | 'staff' | 'system' | 'provider';
@@ -65,14 +66,17 @@ export interface EventServices {
 }
 
 /**
- * Writes the event's row in the scope's transaction, with a delivery to each of the company's
- * webhook endpoints that takes it when it is public, and runs what follows it there; answers what
- * followed. A public event's object is read just before the transaction commits (`settleSnapshots`).
+ * Records the event in the scope's transaction and runs what follows it there; answers what
+ * followed. A public event (with a delivery to each of the company's webhook endpoints that takes
+ * it) is written just before the transaction commits, its object read then (`settleEvents`):
+ * after every reaction, and all of a transaction's public events in one statement.
  */
 export async function recordEvent(services: EventServices, scope: TransactionScope, event: BusinessEvent, at: Date) {
   const isPublic = Boolean(event.public || event.payload);
-  const values = {
-    ...(event.id && { id: event.id }),
+  const id = event.id ?? randomUUID();
+  const values: Insertable<DomainEventsTable> = {
+    id,
+    tenant_id: scope.tenantId,
     type: event.type,
     actor_kind: event.actor.by,
     actor_id: event.actor.id,
@@ -84,57 +88,70 @@ export async function recordEvent(services: EventServices, scope: TransactionSco
     api_version: isPublic ? apiVersion() : null,
     created_at: at,
   };
-  let id: string;
+  const unsettled = { values, object: event.object, at };
   if (event.onlyTo) {
-    ({ id } = await scope.insertInto('domain_events', values).returning('id').executeTakeFirstOrThrow());
+    // Its one delivery is answered by the caller at once: written now, its object read at commit.
+    await scope.db.insertInto('domain_events').values(values).execute();
     await queueDelivery(scope, event.onlyTo, id, at);
+    if (!event.payload) settleAtCommit(services, scope).written.push(unsettled);
   } else if (isPublic) {
-    // The event and its deliveries in one statement.
-    id = await insertPublicEvent(scope, values);
+    settleAtCommit(services, scope).unwritten.push(unsettled);
   } else {
-    ({ id } = await scope.insertInto('domain_events', values).returning('id').executeTakeFirstOrThrow());
+    await scope.db.insertInto('domain_events').values(values).execute();
   }
-  if (isPublic && !event.payload) snapshotAtCommit(services, scope, { id, object: event.object, at });
   return services.reactions(scope, { ...event, id, tenantId: scope.tenantId, at }, services);
 }
 
-/** A public event whose object is still to be read, with the tenant whose view it is. */
-interface Unsettled { id: string; tenantId: string; object: { type: string; id: string }; at: Date }
+/** A public event still to settle: its row (its tenant's), its object and when. */
+interface Unsettled { values: Insertable<DomainEventsTable>; object: { type: string; id: string }; at: Date }
 
-/** The public events each open transaction has recorded without their object yet. */
-const unsettled = new WeakMap<Transaction<Database>, { snapshots: EventSnapshots; events: Unsettled[] }>();
+/** What each open transaction has still to settle of its public events: those to write, and those written without their object. */
+const toSettle = new WeakMap<Transaction<Database>, { snapshots: EventSnapshots; unwritten: Unsettled[]; written: Unsettled[] }>();
 
-function snapshotAtCommit(services: EventServices, scope: TransactionScope, event: Omit<Unsettled, 'tenantId'>) {
-  const pending = unsettled.get(scope.db);
-  if (pending) {
-    pending.events.push({ ...event, tenantId: scope.tenantId });
-    return;
+function settleAtCommit(services: EventServices, scope: TransactionScope) {
+  let pending = toSettle.get(scope.db);
+  if (!pending) {
+    pending = { snapshots: services.eventSnapshots, unwritten: [], written: [] };
+    toSettle.set(scope.db, pending);
+    const trx = scope.db;
+    beforeCommit(trx, () => settleEvents(trx));
   }
-  unsettled.set(scope.db, { snapshots: services.eventSnapshots, events: [{ ...event, tenantId: scope.tenantId }] });
-  beforeCommit(scope.db, () => settleSnapshots(scope.db));
+  return pending;
 }
 
 /**
- * Writes each public event's object as the API answers it now that the transaction's work is done
- * (its reactions included: a paid invoice's policies already moved, a confirmed payment's receipt
- * issued): each object read once, in the view of the company the event is recorded in (a product
- * assigned is seen by both companies), then every payload in one statement.
+ * Settles a transaction's public events now that its work is done (its reactions included: a paid
+ * invoice's policies already moved, a confirmed payment's receipt issued): each object read once,
+ * as the API answers it, in the view of the company the event is recorded in (a product assigned is
+ * seen by both companies); then the events with their deliveries written in one statement, and
+ * those written already (a test delivery) given their object in another.
  */
-async function settleSnapshots(trx: Transaction<Database>) {
-  const pending = unsettled.get(trx);
-  unsettled.delete(trx);
+async function settleEvents(trx: Transaction<Database>) {
+  const pending = toSettle.get(trx);
+  toSettle.delete(trx);
   if (!pending) return;
+  const all = [...pending.unwritten, ...pending.written];
   const read = new Map<string, Promise<Record<string, unknown>>>();
-  const rows: { id: string; payload: string }[] = [];
-  for (const event of pending.events) {
-    const key = `${event.tenantId} ${event.object.type} ${event.object.id}`;
-    // Read at the time of the object's last event in the transaction (a view that ages, such as a checkout's expiry, shows that).
-    const at = pending.events.filter((other) => other.tenantId === event.tenantId && other.object.id === event.object.id)
-      .reduce((last, other) => (other.at > last ? other.at : last), event.at);
-    if (!read.has(key)) read.set(key, pending.snapshots(new TransactionScope(trx, event.tenantId), event.object, at));
-    rows.push({ id: event.id, payload: JSON.stringify(await read.get(key)) });
+  const objectOf = (event: Unsettled) => {
+    if (event.values.payload) return event.values.payload;
+    const tenantId = event.values.tenant_id;
+    const key = `${tenantId} ${event.object.type} ${event.object.id}`;
+    if (!read.has(key)) {
+      // Read at the time of the object's last event in the transaction (a view that ages, such as a checkout's expiry, shows that).
+      const at = all.filter((other) => other.values.tenant_id === tenantId && other.object.id === event.object.id)
+        .reduce((last, other) => (other.at > last ? other.at : last), event.at);
+      read.set(key, pending.snapshots(new TransactionScope(trx, tenantId), event.object, at));
+    }
+    return read.get(key)!.then((object) => JSON.stringify(object));
+  };
+  const unwritten: Insertable<DomainEventsTable>[] = [];
+  for (const event of pending.unwritten) unwritten.push({ ...event.values, payload: await objectOf(event) });
+  const written: { id: string; payload: string }[] = [];
+  for (const event of pending.written) written.push({ id: event.values.id!, payload: await objectOf(event) });
+  if (unwritten.length > 0) await insertPublicEvents(trx, unwritten);
+  if (written.length > 0) {
+    await sql`update domain_events as e set payload = v.payload
+      from (values ${sql.join(written.map((row) => sql`(${row.id}::uuid, ${row.payload}::jsonb)`))}) as v(id, payload)
+      where e.id = v.id`.execute(trx);
   }
-  await sql`update domain_events as e set payload = v.payload
-    from (values ${sql.join(rows.map((row) => sql`(${row.id}::uuid, ${row.payload}::jsonb)`))}) as v(id, payload)
-    where e.id = v.id`.execute(trx);
 }

@@ -41,14 +41,14 @@ async function queueAttempt(db: Db, deliveryId: string, attempt: number, runAt: 
 }
 
 /**
- * Writes a public event's row with a delivery to each enabled endpoint of the scope's company that
+ * Writes public events' rows with a delivery to each enabled endpoint of each event's company that
  * takes its type, and each delivery's first attempt (a job, due now): one statement, a chain of
- * data-modifying CTEs, so recording an event costs one round trip whatever the endpoints. Answers
- * the event's id.
+ * data-modifying CTEs, so a transaction's events cost one round trip whatever their number and
+ * the endpoints'.
  */
-export async function insertPublicEvent(scope: TransactionScope, values: Omit<Insertable<DomainEventsTable>, 'tenant_id'>): Promise<string> {
-  const row = await scope.db
-    .with('event', (db) => db.insertInto('domain_events').values({ ...values, tenant_id: scope.tenantId })
+export async function insertPublicEvents(db: Db, events: Insertable<DomainEventsTable>[]): Promise<void> {
+  await db
+    .with('event', (db) => db.insertInto('domain_events').values(events)
       .returning(['id', 'type', 'tenant_id', 'created_at']))
     .with('delivery', (db) => db.insertInto('webhook_deliveries')
       .columns(['tenant_id', 'endpoint_id', 'event_id', 'next_attempt_at', 'created_at', 'updated_at'])
@@ -67,8 +67,7 @@ export async function insertPublicEvent(scope: TransactionScope, values: Omit<In
         sql<string>`jsonb_build_object('deliveryId', delivery.id, 'attempt', 0)`.as('payload'),
         'delivery.created_at as run_at', sql.lit(ATTEMPT_JOB_TRIES).as('max_attempts'), 'delivery.created_at', 'delivery.created_at as updated_at',
       ])))
-    .selectFrom('event').select('id').executeTakeFirstOrThrow();
-  return row.id;
+    .selectFrom('event').select('id').execute();
 }
 
 /** A new delivery of an event to one endpoint, attempted now. */
