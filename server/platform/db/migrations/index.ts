@@ -32,6 +32,7 @@ import { webhooks } from './20261210_030_webhooks.js';
 import { refreshTokens } from './20261211_031_refresh_tokens.js';
 import { idempotencyByCaller } from './20261212_032_idempotency_by_caller.js';
 import { backlogIndexes } from './20261213_033_backlog_indexes.js';
+import { jobNotices } from './20261214_034_job_notices.js';
 
 /** Every migration in order, listed explicitly (no directory scan: bundlers and tests see the same list). */
 export const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '20261211_031_refresh_tokens': refreshTokens,
   '20261212_032_idempotency_by_caller': idempotencyByCaller,
   '20261213_033_backlog_indexes': backlogIndexes,
+  '20261214_034_job_notices': jobNotices,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
