@@ -1,8 +1,8 @@
 /**
  * One API instance of the event delivery case (scripts/bench/events.ts), in a process of its own
- * as `npm start` runs one: the API listening, and its job worker polling the database's queue
- * every `pollMs` (the webhook queue only: the other queues' jobs, which the other cases leave, are
- * not this case's). Two of them share the bench database. Spoken to over IPC: sends
+ * as `npm start` runs one: the API listening, and its job worker woken by the database's notice
+ * when jobs are committed and polling at least every `pollMs` (the webhook queue only: the other
+ * queues' jobs, which the other cases leave, are not this case's). Two of them share the bench database. Spoken to over IPC: sends
  * { ready, api } once listening; on { stop } stops its worker (the poll in progress finishes),
  * closes, and answers { stopped, ran } (the webhook jobs it ran) before it exits.
  */
@@ -48,7 +48,7 @@ try {
   const errors: string[] = [];
   const deliver = jobHandlers(app.services)[DELIVER_WEBHOOK_QUEUE];
   const worker = createWorker({
-    db: database.db, clock: app.services.clock, intervalMs: config.jobPollIntervalMs,
+    db: database.db, clock: app.services.clock, intervalMs: config.jobPollIntervalMs, leaseMs: config.jobLeaseMs, changes: database.changes,
     handlers: { [DELIVER_WEBHOOK_QUEUE]: async (job, now) => { ran += 1; await deliver(job, now); } },
     log: { error: (obj, msg) => { if (errors.length < 20) errors.push(`${msg}: ${String((obj as { err?: unknown }).err ?? JSON.stringify(obj))}`); } },
   });

@@ -1,4 +1,5 @@
 import type { Services } from '../platform/context.js';
+import type { ChangeFeed } from '../platform/db/database.js';
 import { pruneEvents } from '../platform/event-retention.js';
 import { purgeEndedSessions } from '../platform/auth/refresh-tokens.js';
 import { purgeExpiredKeys } from '../platform/idempotency.js';
@@ -10,7 +11,7 @@ import { forgetSentCodes } from '../platform/messages/retention.js';
 import { DELIVER_MESSAGE_QUEUE } from '../platform/notifier.js';
 import { DELIVER_WEBHOOK_QUEUE, webhookDeliveryHandler } from '../platform/webhooks/deliveries.js';
 import { addressPolicy, tellEndpointDisabled } from '../domain/integrations/webhook-endpoints.js';
-import { createWorker, type JobHandler, type Recurring, type Worker } from '../platform/jobs/worker.js';
+import { createWorker, type JobHandler, type Recurring, type Worker, type WorkerOptions } from '../platform/jobs/worker.js';
 
 /** Raises the payments of direct debits due today (server/domain/money/due-debits.ts). */
 export const DUE_DEBITS_QUEUE = 'direct-debits.due';
@@ -68,10 +69,10 @@ export const RECURRING: readonly Recurring[] = [
   { queue: PRUNE_EVENTS_QUEUE, everyMs: 24 * 3600_000 },
 ];
 
-/** The worker `server/app/main.ts` runs: every queue above, polling every `intervalMs`. */
+/** The worker `server/app/main.ts` runs: every queue above, woken by `changes` when jobs are committed, polling at least every `intervalMs`. */
 export function backgroundWorker(services: Pick<Services, 'db' | 'payments' | 'notifier' | 'clock' | 'config' | 'messages' | 'reactions' | 'eventSnapshots' | 'tracing'>,
-  intervalMs: number, log?: { error(obj: object, msg: string): void }): Worker {
+  options: { intervalMs: number; leaseMs?: number; changes?: ChangeFeed; log?: WorkerOptions['log'] }): Worker {
   // Traced, each job is a root span named by its queue, its statements its children.
   const inSpan = services.tracing?.inRootSpan.bind(services.tracing);
-  return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, intervalMs, log, inSpan });
+  return createWorker({ db: services.db, clock: services.clock, handlers: jobHandlers(services), recurring: RECURRING, inSpan, ...options });
 }

@@ -7,7 +7,7 @@ import { backgroundWorker } from './jobs.js';
 import { logDestination } from './request-log.js';
 import { boundHeapGrowth } from '../platform/memory.js';
 
-/** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and the current job, then close. */
+/** Starts the API: migrate, seed the sandbox, listen; on SIGTERM/SIGINT finish requests and the running jobs, then close. */
 boundHeapGrowth();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -17,13 +17,17 @@ await seedSandbox(database.db, config.sandboxApiKey);
 const app = await buildApp({ config, db: database.db, changes: database.changes, poolStats: database.poolStats, logger: { level: config.logLevel, stream: logDestination() } });
 app.addHook('onClose', async () => { await database.close(); });
 
-// Background jobs (message delivery, due direct debits...) live in the database's job queue; this timer only polls it.
-const worker = config.jobPollIntervalMs > 0 ? backgroundWorker(app.services, config.jobPollIntervalMs, app.log) : undefined;
+// Background jobs (webhook and message delivery, due direct debits...) live in the database's job
+// queue: the worker runs a job as soon as the transaction that enqueued it commits (the database's
+// notice), and polls every JOB_POLL_INTERVAL_MS besides.
+const worker = config.jobPollIntervalMs > 0
+  ? backgroundWorker(app.services, { intervalMs: config.jobPollIntervalMs, leaseMs: config.jobLeaseMs, changes: database.changes, log: app.log })
+  : undefined;
 
 /**
  * SIGTERM/SIGINT: readiness answers 503 at once and new requests 503 SHUTTING_DOWN with
  * Retry-After (server/app/shutdown.ts) while the server keeps listening; the requests in flight
- * and the job being run finish; then the server closes (idle keep-alive connections at once) and
+ * and the jobs being run finish; then the server closes (idle keep-alive connections at once) and
  * the process exits 0. Past SHUTDOWN_TIMEOUT_MS it exits 1, logging what was still running.
  */
 let closing = false;
@@ -34,9 +38,9 @@ async function shutdown(signal: string) {
   app.log.info(`${signal}: finishing in-flight requests, then closing`);
   const force = setTimeout(() => {
     const requests = app.requestsInFlight();
-    const job = worker?.current();
-    const running = [...requests.map((request) => `request ${request}`), ...(job ? [`job ${job.queue} ${job.id}`] : [])];
-    app.log.error({ requests, job }, `${signal}: not finished within SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms), exiting 1; still running: ${running.join(', ') || 'closing the server and the database'}`);
+    const jobs = worker?.running() ?? [];
+    const running = [...requests.map((request) => `request ${request}`), ...jobs.map((job) => `job ${job.queue} ${job.id}`)];
+    app.log.error({ requests, jobs }, `${signal}: not finished within SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms), exiting 1; still running: ${running.join(', ') || 'closing the server and the database'}`);
     process.exit(1);
   }, config.shutdownTimeoutMs);
   force.unref();

@@ -36,7 +36,7 @@ export const CONFIG_VARIABLES = {
   TRUST_PROXY: { area: 'server', meaning: 'Whether the caller\'s address is read from `X-Forwarded-For` (set it behind a load balancer, so per-address limits count callers, not the balancer).', defaultText: '`false`', secret: false, allowed: '`true` or `false`' },
   REQUEST_TIMEOUT_MS: { area: 'server', meaning: 'How long a request may take to arrive whole before the connection is closed, in milliseconds.', defaultNumber: 30_000, secret: false, allowed: 'a whole number (0: no limit)' },
   CONNECTION_TIMEOUT_MS: { area: 'server', meaning: 'How long an idle connection is kept, in milliseconds.', defaultNumber: 60_000, secret: false, allowed: 'a whole number (0: no limit)' },
-  SHUTDOWN_TIMEOUT_MS: { area: 'server', meaning: 'On SIGTERM or SIGINT, how long the process may take to finish its in-flight requests and the job it is running before it exits 1 anyway (logging what was still running), in milliseconds.', defaultNumber: 20_000, secret: false, allowed: 'a whole number from 1' },
+  SHUTDOWN_TIMEOUT_MS: { area: 'server', meaning: 'On SIGTERM or SIGINT, how long the process may take to finish its in-flight requests and the jobs it is running before it exits 1 anyway (logging what was still running), in milliseconds.', defaultNumber: 20_000, secret: false, allowed: 'a whole number from 1' },
 
   // --- database ---
   DATABASE_URL: { area: 'database', meaning: 'The PostgreSQL database (`postgres://user:password@host:5432/name`).', defaultText: 'unset: the embedded database (PGlite) in `DATA_DIR`', secret: true, allowed: 'a postgres:// or postgresql:// URL' },
@@ -74,7 +74,8 @@ export const CONFIG_VARIABLES = {
   S3_FORCE_PATH_STYLE: { area: 'storage', meaning: 'Addresses objects as `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO needs it).', defaultText: '`false`', secret: false, allowed: '`true` or `false`' },
 
   // --- jobs ---
-  JOB_POLL_INTERVAL_MS: { area: 'jobs', meaning: 'How often this instance polls the job queue (message delivery, due direct debits...), in milliseconds.', defaultNumber: 5_000, secret: false, allowed: 'a whole number (0: this instance runs no background jobs)' },
+  JOB_POLL_INTERVAL_MS: { area: 'jobs', meaning: 'The longest wait between two polls of the job queue (webhook and message delivery, due direct debits...) by this instance, in milliseconds: a job committed runs at once (the database notifies every instance), this poll is the fallback.', defaultNumber: 5_000, secret: false, allowed: 'a whole number (0: this instance runs no background jobs)' },
+  JOB_LEASE_MS: { area: 'jobs', meaning: 'How long a job this instance has claimed stays its own, in milliseconds; renewed every third of it while the job runs, so it is what an instance that crashed mid-job makes that job wait before another instance runs it again.', defaultNumber: 30_000, secret: false, allowed: 'a whole number from 1000' },
   RENEWAL_REMINDER_DAYS: { area: 'jobs', meaning: 'How many days before a policy\'s end date its client is reminded to renew.', defaultNumber: 30, secret: false, allowed: '0 (no reminders) to 365' },
 
   // --- limits ---

@@ -48,7 +48,7 @@ export interface Config {
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   connectionTimeoutMs: number;
-  /** SHUTDOWN_TIMEOUT_MS: how long a SIGTERM/SIGINT may take to finish requests and the current job before the process exits 1. */
+  /** SHUTDOWN_TIMEOUT_MS: how long a SIGTERM/SIGINT may take to finish requests and the running jobs before the process exits 1. */
   shutdownTimeoutMs: number;
   /** TRUST_PROXY=true: the caller's address comes from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
@@ -70,8 +70,10 @@ export interface Config {
   operatorKeyFailuresPerAddress: number;
   /** Sign-ups one caller address may make in an hour (429 past it). */
   signupsPerAddressPerHour: number;
-  /** How often this instance polls the job queue (due direct debits...); 0 runs no background jobs here. */
+  /** The longest wait between polls of the job queue (a committed job wakes the worker at once); 0 runs no background jobs here. */
   jobPollIntervalMs: number;
+  /** How long a claimed job stays its worker's unless renewed (the worker renews it every third of it while the job runs). */
+  jobLeaseMs: number;
   /** How many days before a policy's end date its client is reminded to renew (once per policy and end date); 0 sends none. */
   renewalReminderDays: number;
   /** How e-mail and SMS leave (server/platform/messages/transports.ts). */
@@ -149,6 +151,13 @@ function renewalReminderDays(env: DeclaredEnv): number {
   return days;
 }
 
+/** JOB_LEASE_MS: at least a second (the heartbeat renews it every third of it). */
+function jobLeaseMs(env: DeclaredEnv): number {
+  const ms = int('JOB_LEASE_MS', env);
+  if (ms < 1000) throw new Error(`JOB_LEASE_MS must be at least 1000, got "${env.JOB_LEASE_MS}"`);
+  return ms;
+}
+
 /** SHUTDOWN_TIMEOUT_MS: at least a millisecond (0 would exit 1 before anything could finish). */
 function shutdownTimeoutMs(env: DeclaredEnv): number {
   const ms = int('SHUTDOWN_TIMEOUT_MS', env);
@@ -212,6 +221,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       || 'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     jobPollIntervalMs: int('JOB_POLL_INTERVAL_MS', env),
+    jobLeaseMs: jobLeaseMs(env),
     signupsPerAddressPerHour: int('SIGNUP_LIMIT_PER_ADDRESS', env),
     operatorKeyFailuresPerAddress: int('OPERATOR_KEY_FAILURE_LIMIT', env),
     renewalReminderDays: renewalReminderDays(env),

@@ -616,32 +616,30 @@ describe('the job queue', () => {
     await Promise.all(workers.map((w) => w.stop()));
   });
 
-  it('stop() during a batch finishes the job running and gives the rest back, unclaimed and with no attempt spent', async () => {
+  it('stop() while a batch runs waits for every job of it: a worker claims only jobs it starts at once', async () => {
     const queue = q('stop-mid-batch');
-    let began!: () => void;
     let finish!: () => void;
-    const running = new Promise<void>((resolve) => { began = resolve; });
     const finishing = new Promise<void>((resolve) => { finish = resolve; });
     const ran: string[] = [];
+    let allBegun!: () => void;
+    const begun = new Promise<void>((resolve) => { allBegun = resolve; });
     const worker = createWorker({
       db: h.db, clock: h.clock, intervalMs: 60_000, workerId: 'instance-stopping',
-      handlers: { [queue]: async (job) => { ran.push(job.id); began(); await finishing; } },
+      handlers: { [queue]: async (job) => { ran.push(job.id); if (ran.length === 3) allBegun(); await finishing; } },
     });
-    const ids = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await enqueue(h.db, { queue, dedupeKey: `${queue}-${i}` }, h.clock.now())).id);
+    for (let i = 0; i < 3; i += 1) await enqueue(h.db, { queue, dedupeKey: `${queue}-${i}` }, h.clock.now());
     worker.start();
-    await running;
-    const stopped = worker.stop();
+    await begun;
+    let stoppedYet = false;
+    const stopped = worker.stop().then(() => { stoppedYet = true; });
+    // Every job it holds is running (none waits behind another): stop() answers once they have all ended.
+    const rows = () => h.db.selectFrom('jobs').select(['id', 'done_at', 'locked_by', 'attempts']).where('queue', '=', queue).execute();
+    expect((await rows()).map((r) => r.locked_by)).toEqual(['instance-stopping', 'instance-stopping', 'instance-stopping']);
+    expect(stoppedYet).toBe(false);
     finish();
     await stopped;
-    expect(ran).toHaveLength(1);
-    const rows = await h.db.selectFrom('jobs').select(['id', 'done_at', 'locked_by', 'locked_until', 'attempts']).where('queue', '=', queue).execute();
-    const [done, ...rest] = [rows.find((r) => r.id === ran[0])!, ...rows.filter((r) => r.id !== ran[0])];
-    expect(done.done_at).not.toBeNull();
-    expect(rest).toHaveLength(2);
-    for (const row of rest) expect(row).toMatchObject({ done_at: null, locked_by: null, locked_until: null, attempts: 0 });
-    // Another worker takes them at once.
-    expect(await claim(h.db, { queues: [queue], workerId: 'instance-next', limit: 10 }, h.clock.now())).toHaveLength(2);
+    expect(ran).toHaveLength(3);
+    for (const row of await rows()) expect(row).toMatchObject({ done_at: expect.any(Date), locked_by: null, attempts: 1 });
   });
 
   it('purges jobs finished more than a week ago', async () => {

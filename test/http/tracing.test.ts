@@ -109,7 +109,7 @@ describe('a traced request', () => {
 
 describe('a traced job', () => {
   it('is a root span named by its queue, its statements below it', async () => {
-    const worker = backgroundWorker(h.app.services, 60_000);
+    const worker = backgroundWorker(h.app.services, { intervalMs: 60_000 });
     expect(await worker.tick()).toBeGreaterThan(0);
     const spans = exporter.getFinishedSpans();
     const job = spans.find((span) => span.name === 'jobs.purge');

@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app/app.js';
 import { jobHandlers } from '../../server/app/jobs.js';
 import { emit } from '../../server/domain/events/catalogue.js';
 import { openDatabase, type DatabaseHandle } from '../../server/platform/db/database.js';
-import { DEFAULT_LEASE_MS, enqueue } from '../../server/platform/jobs/queue.js';
+import { DEFAULT_LEASE_MS } from '../../server/platform/jobs/queue.js';
 import { createWorker, type Worker } from '../../server/platform/jobs/worker.js';
 import { TenantScope } from '../../server/platform/tenancy.js';
 import { DELIVER_WEBHOOK_QUEUE } from '../../server/platform/webhooks/deliveries.js';
@@ -220,40 +220,37 @@ onPostgres('webhook delivery with two API instances on one PostgreSQL database',
     }
   }, 300_000);
 
-  it('leaves a job whose lease ran out while it waited in its worker\'s batch to the worker that took it since (no second send)', async () => {
-    // Instance 1 claims a batch: a job that runs past the lease (a long job of another queue), then
-    // a delivery. Meanwhile the lease has ended, so instance 2 has taken the delivery and is sending
-    // it (the receiver holds its request). Instance 1 must not send it too when its turn comes.
-    const SLOW = 'test.outlasts-lease';
+  it('keeps a delivery that outlasts its lease its worker\'s: the heartbeat renews the lease, and the other instance does not send it too', async () => {
+    // Instance 1 is sending a delivery (the receiver holds its request) past the lease its claim
+    // took (the clock moved beyond it): its heartbeat renews the lease, so instance 2, polling
+    // meanwhile, leaves the job alone. Sent once, SUCCEEDED at its first attempt.
     const [endpoint] = endpoints;
-    const now = h.clock.now();
-    await enqueue(h.db, { queue: SLOW, runAt: new Date(now.getTime() - 1_000) }, now);
+    const held = receiver.holdNext();
     const queued = await call(h.app, 'POST', `/staff/webhook-endpoints/${endpoint.id}/test`);
     const { id: deliveryId, event: { id: eventId } } = queued.json().data;
-    const held = receiver.holdNext();
+    const job = () => h.db.selectFrom('jobs').select(['locked_until', 'attempts', 'done_at'])
+      .where('queue', '=', DELIVER_WEBHOOK_QUEUE).where(sql<boolean>`payload->>'deliveryId' = ${deliveryId}`).executeTakeFirstOrThrow();
     const ran = [0, 0];
     const errors: string[] = [];
     const deliver = jobHandlers(h.app.services)[DELIVER_WEBHOOK_QUEUE];
-    let otherTick: Promise<number> | undefined;
-    const pastLease = DEFAULT_LEASE_MS + 1_000;
-    const first = createWorker({ db: h.db, clock: h.clock, intervalMs: 60_000, batchSize: 10, handlers: {
-      async [SLOW]() {
-        h.clock.advance(pastLease);
-        otherTick = workerOf(second, ran, 1, errors).tick();
-        await held.arrival;
-      },
+    const first = createWorker({ db: h.db, clock: h.clock, intervalMs: 60_000, heartbeatMs: 20, handlers: {
       async [DELIVER_WEBHOOK_QUEUE](job, at) { ran[0] += 1; await deliver(job, at); },
     } });
+    const sending = first.tick();
+    await held.arrival;
+    const pastLease = DEFAULT_LEASE_MS + 1_000;
+    h.clock.advance(pastLease);
     try {
-      expect(await first.tick()).toBe(2);
-      expect(receiver.received.filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
+      await until('the lease renewed beyond the moved clock', async () => (await job()).locked_until!.getTime() > h.clock.now().getTime());
+      expect(await workerOf(second, ran, 1, errors).tick()).toBe(0);
       held.release(200);
-      expect(await otherTick).toBe(1);
+      expect(await sending).toBe(1);
     } finally {
       h.clock.advance(-pastLease);
     }
-    expect(ran).toEqual([0, 1]);
+    expect(ran).toEqual([1, 0]);
     expect(receiver.received.filter((r) => r.headers['webhook-id'] === eventId)).toHaveLength(1);
+    expect(await job()).toMatchObject({ attempts: 1, done_at: expect.any(Date), locked_until: null });
     const delivery = await h.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('id', '=', deliveryId).executeTakeFirstOrThrow();
     expect(delivery).toEqual({ status: 'SUCCEEDED', attempts: 1 });
     expect(errors).toEqual([]);

@@ -3,15 +3,17 @@ import type { Database, JobsTable } from '../db/schema.js';
 
 /**
  * A small job queue on our own `jobs` table (migration 20261126_009), for background work every
- * instance shares: scheduled jobs (due direct debits), later expiry and notifications.
+ * instance shares: webhook deliveries, messages, scheduled jobs (due direct debits), later expiry
+ * and notifications.
  *
  * Why not pg-boss or graphile-worker: both are well kept, but both need a real PostgreSQL server
- * (their own connection pools, LISTEN/NOTIFY, advisory locks) and would not run on embedded
- * PGlite, the default database of `npm start` and `npm test`; their current releases also need
- * Node 22, where this API supports Node 20.19+. The part we need is small: enqueue (once, with a
- * dedupe key), claim with `FOR UPDATE SKIP LOCKED` (on PostgreSQL, concurrent workers never get
- * the same job; PGlite is one session, so workers there are serial anyway), a lease so a crashed
- * worker's job is taken again, and retries with backoff.
+ * (their own connection pools, advisory locks) and would not run on embedded PGlite, the default
+ * database of `npm start` and `npm test`; their current releases also need Node 22, where this API
+ * supports Node 20.19+. The part we need is small: enqueue (once, with a dedupe key), a notice at
+ * commit that jobs were inserted (migration 034's trigger, on `JOBS_CHANNEL`: workers poll at once),
+ * claim with `FOR UPDATE SKIP LOCKED` (on PostgreSQL, concurrent workers never get the same job;
+ * PGlite is one session, so workers there are serial anyway), a short lease that the worker renews
+ * while the job runs, so a crashed worker's job is taken again soon after, and retries with backoff.
  *
  * Delivery is at least once (a worker may die after the work and before `complete`): handlers
  * must be safe to run twice, as the due-debit job is.
@@ -20,8 +22,14 @@ import type { Database, JobsTable } from '../db/schema.js';
 export type Job = Selectable<JobsTable>;
 type Db = Kysely<Database>;
 
-/** How long a claimed job is its worker's before another may take it again. */
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * How long a claimed job is its worker's before another may take it again, unless renewed: its
+ * worker renews it every third of it while the job runs, so only a crashed (or cut off) worker's
+ * job waits for it to end.
+ */
+export const DEFAULT_LEASE_MS = 30_000;
+/** The channel migration 034's trigger notifies, at commit, when a statement inserted jobs. */
+export const JOBS_CHANNEL = 'coverline_jobs';
 /** Retries wait 30 s, 1 min, 2 min... at most an hour. */
 export const BACKOFF_BASE_MS = 30_000;
 export const BACKOFF_MAX_MS = 60 * 60_000;
@@ -111,9 +119,29 @@ export async function claim(db: Db, options: ClaimOptions, now: Date): Promise<J
 }
 
 /**
- * Extends a claimed job's lease to `now + leaseMs` before its worker starts it (a batch's jobs run one
- * after another, under the lease their claim took); false when the job is no longer this worker's:
- * its lease ended and another worker claimed it (a claim adds an attempt), or it was failed as stale.
+ * When a job of `queues` next becomes claimable after `now`: the earliest run_at still ahead, or
+ * the earliest end of a lease held now (a crashed worker's job is taken again then). Null: none.
+ * One index probe per queue for the first (any number of retries waiting); the second reads only
+ * the due jobs, which are held ones when a claim has just taken every ready one.
+ */
+export async function nextDue(db: Db, queues: readonly string[], now: Date): Promise<Date | null> {
+  if (!queues.length) return null;
+  const { rows: [row] } = await sql<{ next: Date | null }>`select min(due.at) as next
+    from (values ${sql.join(queues.map((queue) => sql`(${queue})`))}) as queue(name)
+    cross join lateral (
+      select min(run_at) as at from jobs
+        where jobs.queue = queue.name and done_at is null and failed_at is null and run_at > ${now}
+      union all
+      select min(locked_until) from jobs
+        where jobs.queue = queue.name and done_at is null and failed_at is null and run_at <= ${now} and locked_until > ${now}
+    ) as due`.execute(db);
+  return row?.next ? new Date(row.next) : null;
+}
+
+/**
+ * Extends a claimed job's lease to `now + leaseMs` (its worker's heartbeat while it runs); false
+ * when the job is no longer this worker's: finished, or its lease ended and another worker claimed
+ * it (a claim adds an attempt), or it was failed as stale.
  */
 export async function renewLease(db: Db, job: Pick<Job, 'id' | 'attempts'>, workerId: string, leaseMs: number, now: Date): Promise<boolean> {
   const renewed = await db.updateTable('jobs').set({ locked_until: new Date(now.getTime() + leaseMs), updated_at: now })

@@ -12,7 +12,9 @@ import { sendWebhook, type WebhookAttempt } from './send.js';
  * endpoint that takes its type, made in the event's own transaction (no event without its
  * deliveries, no delivery of an event that rolled back), each attempt a job of the queue below.
  *
- * At least once: the queue gives each job to one worker at a time (SKIP LOCKED, with a lease), so
+ * A delivery's first attempt is sent as soon as the event's transaction commits: inserting its job
+ * notifies every worker (the jobs table's trigger, migration 034). At least once: the queue gives
+ * each job to one worker at a time (SKIP LOCKED, with a lease its worker renews while sending), so
  * concurrent workers never send one attempt twice; a worker that stops mid-send leaves its job to
  * be taken again when the lease ends (the event is then sent again, with the same `webhook-id`).
  */
