@@ -6,8 +6,9 @@
  * business changes committed through both instances at once: staff approving CASH payments, each
  * paying its invoice in full (transaction.approved and invoice.paid, so two events a change), while
  * both workers deliver. Measured: deliveries per second (from the first event's `createdAt` to the
- * last delivery's 2xx) and each delivery's lag from its event's `createdAt` (read in the change's
- * transaction, just before its commit) to the receiver's 2xx. Checked: every event the endpoint
+ * last delivery's 2xx), each delivery's lag from its event's `createdAt` (the change's clock
+ * reading, when its request began) to the receiver's 2xx, and each `transaction.approved`'s from
+ * the approval's answer (as the driver got it) to the receiver's 2xx: what an integrator waits. Checked: every event the endpoint
  * takes arrives once, verified, and its delivery SUCCEEDED at the first attempt; any miss, repeat
  * or failure flags the case.
  */
@@ -160,9 +161,13 @@ export async function eventsCase(options: EventsOptions): Promise<CaseReport> {
 
     // Measured: the changes committed through both instances at once, while both workers deliver.
     const started = Date.now();
-    await inTurn(payments, CONCURRENCY, (id, i) => call(i, 'POST', `/staff/transactions/${id}/approve`, staff, { notes: 'bench' }));
+    /** When the driver had each approval's answer: what a `transaction.approved` delivery's lag from the answer starts at. */
+    const answeredAt = new Map<string, number>();
+    await inTurn(payments, CONCURRENCY, async (id, i) => {
+      if (await call(i, 'POST', `/staff/transactions/${id}/approve`, staff, { notes: 'bench' })) answeredAt.set(id, Date.now());
+    });
     const committedMs = Date.now() - started;
-    const expected = (await db.query<{ event_id: string; created_at: Date }>(`select d.event_id, e.created_at from webhook_deliveries d
+    const expected = (await db.query<{ event_id: string; created_at: Date; type: string; object_id: string }>(`select d.event_id, e.created_at, e.type, e.object_id from webhook_deliveries d
       join domain_events e on e.id = d.event_id where d.endpoint_id = $1`, [endpoint.data.id])).rows;
     // Waits while deliveries keep coming: given up after a stall of 30 s (or three polls) with none.
     const stallMs = Math.max(30_000, 3 * options.pollMs);
@@ -181,6 +186,9 @@ export async function eventsCase(options: EventsOptions): Promise<CaseReport> {
       return r ? [{ ...r, lagMs: r.firstAt - e.created_at.getTime(), createdAt: e.created_at.getTime() }] : [];
     });
     const lags = got.map((g) => g.lagMs).sort((a, b) => a - b);
+    // From the approval's answer to its transaction.approved's 2xx at the receiver (negative: it arrived first).
+    const answerLags = expected.filter((e) => e.type === 'transaction.approved' && hook.received.has(e.event_id) && answeredAt.has(e.object_id))
+      .map((e) => hook.received.get(e.event_id)!.firstAt - answeredAt.get(e.object_id)!).sort((a, b) => a - b);
     const from = Math.min(...expected.map((e) => e.created_at.getTime()));
     const to = Math.max(...got.map((g) => g.firstAt));
     const figures: EventFigures = {
@@ -191,6 +199,7 @@ export async function eventsCase(options: EventsOptions): Promise<CaseReport> {
       unverified: got.filter((g) => !g.verified).length, notSucceededAtFirstAttempt: Number(unsettled),
       seconds: got.length ? (to - from) / 1000 : 0, deliveriesPerSecond: got.length ? got.length / ((to - from) / 1000) : 0,
       lagMs: lags.length ? { p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags[lags.length - 1] } : null,
+      answerLagMs: answerLags.length ? { p50: percentile(answerLags, 0.5), p99: percentile(answerLags, 0.99), max: answerLags[answerLags.length - 1] } : null,
       ranByInstance: stopped.map((s) => s.ran), problems: problems.slice(0, 10),
     };
     return judgeEvents(name, figures, options.smoke);

@@ -64,6 +64,8 @@ export interface EventFigures {
   seconds: number; deliveriesPerSecond: number;
   /** Each delivery's lag from its event's createdAt to the receiver's 2xx. */
   lagMs: { p50: number; p99: number; max: number } | null;
+  /** Each `transaction.approved` delivery's lag from the approval's answer (as the driver got it) to the receiver's 2xx. */
+  answerLagMs: { p50: number; p99: number; max: number } | null;
   /** Webhook jobs each instance's worker ran. */
   ranByInstance: number[];
   /** Non-2xx answers while preparing or committing, and the instances' logged job errors (the first 10). */
@@ -112,7 +114,8 @@ export function judgeEvents(name: string, e: EventFigures | null, smoke: boolean
     e.notSucceededAtFirstAttempt > 0 && `${e.notSucceededAtFirstAttempt} deliveries did not succeed at their first attempt`,
     e.problems.length > 0 && `problems: ${e.problems.join('; ')}`,
   ].filter(Boolean);
-  const lag = e.lagMs ? `lag p50 ${e.lagMs.p50} ms, p99 ${e.lagMs.p99} ms, max ${e.lagMs.max} ms` : 'no lag measured';
+  const lag = [e.lagMs ? `lag from createdAt p50 ${e.lagMs.p50} ms, p99 ${e.lagMs.p99} ms, max ${e.lagMs.max} ms` : 'no lag measured',
+    ...(e.answerLagMs ? [`from the answer p50 ${e.answerLagMs.p50} ms, p99 ${e.answerLagMs.p99} ms, max ${e.answerLagMs.max} ms`] : [])].join('; ');
   const figures = `${e.delivered} of ${e.events} events delivered once at ${e.deliveriesPerSecond.toFixed(0)}/s, ${lag} `
     + `(${e.changes} changes committed at ${e.changesPerSecond.toFixed(0)}/s; jobs per instance ${e.ranByInstance.join(' + ')}; poll ${e.jobPollMs} ms)`;
   return { kind: 'events', name, events: e, target, met: null, flagged: wrong.length ? wrong.join('; ') : null,
