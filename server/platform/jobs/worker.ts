@@ -135,28 +135,28 @@ export function createWorker(options: WorkerOptions): Worker {
    * Enqueues the recurring slots, claims as many ready jobs as there is room for and starts each;
    * answers their runs and whether the claim was full. Jobs claimed once stopping are given back.
    */
-  async function claimAndStart(): Promise<{ runs: Promise<void>[]; full: boolean }> {
+  async function claimAndStart(): Promise<{ runs: Promise<void>[]; full: boolean; claimedAt: Date }> {
     const now = options.clock.now();
     await enqueueRecurring(now);
     const room = batchSize - running.size;
-    if (room <= 0) return { runs: [], full: true };
+    if (room <= 0) return { runs: [], full: true, claimedAt: now };
     const jobs = await claim(options.db, { queues, workerId: id, limit: room, leaseMs }, now);
     if (stopping) {
       for (const job of jobs) await release(options.db, job, id, options.clock.now());
-      return { runs: [], full: false };
+      return { runs: [], full: false, claimedAt: now };
     }
-    return { runs: jobs.map(run), full: jobs.length === room };
+    return { runs: jobs.map(run), full: jobs.length === room, claimedAt: now };
   }
 
   /** One poll of the loop; answers the wait before the next timed one. */
   async function poll(): Promise<number> {
     try {
-      const { full } = await claimAndStart();
+      const { full, claimedAt } = await claimAndStart();
       moreReady = full;
       if (full) return options.intervalMs;
-      const now = options.clock.now();
-      const next = await nextDue(options.db, queues, now);
-      return next ? Math.min(options.intervalMs, Math.max(0, next.getTime() - now.getTime())) : options.intervalMs;
+      // From the claim's time: a job falling due (a lease ending) since the claim read is polled for at once.
+      const next = await nextDue(options.db, queues, claimedAt);
+      return next ? Math.min(options.intervalMs, Math.max(0, next.getTime() - options.clock.now().getTime())) : options.intervalMs;
     } catch (err) {
       options.log?.error({ err }, 'job worker poll failed');
       return options.intervalMs;
