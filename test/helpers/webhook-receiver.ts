@@ -10,6 +10,8 @@ export interface Received {
   event: components['schemas']['Event'] & { data: { object: any } };
   /** The secrets (by position in `secrets`) the delivery verified with, as the Standard Webhooks library checks it. */
   verifiedWith: number[];
+  /** When it arrived (Date.now()). */
+  receivedAt: number;
 }
 
 /** A request the receiver keeps waiting: `arrival` answers it once it has come, `release` sends the answer. */
@@ -24,6 +26,7 @@ export async function webhookReceiver() {
   const received: Received[] = [];
   const answers: number[] = [];
   const holds: Hold[] = [];
+  const waiters: Array<{ match: (got: Received) => boolean; found: (got: Received) => void }> = [];
   let secrets: string[] = [];
   const app: FastifyInstance = Fastify();
   app.removeAllContentTypeParsers();
@@ -34,8 +37,12 @@ export async function webhookReceiver() {
     const verifiedWith = secrets.flatMap((secret, index) => {
       try { new Webhook(secret).verify(body, headers); return [index]; } catch { return []; }
     });
-    const got: Received = { headers, body, event: JSON.parse(body), verifiedWith };
+    const got: Received = { headers, body, event: JSON.parse(body), verifiedWith, receivedAt: Date.now() };
     received.push(got);
+    for (const waiter of waiters.filter((w) => w.match(got))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.found(got);
+    }
     const hold = holds.shift();
     if (hold) hold.arrived(got);
     const status = hold ? await hold.released : answers.shift() ?? 200;
@@ -56,6 +63,11 @@ export async function webhookReceiver() {
       const arrival = new Promise<Received>((resolve) => { arrived = resolve; });
       holds.push({ arrived, released: new Promise<number>((resolve) => { release = resolve; }) });
       return { arrival, release };
+    },
+    /** The first delivery `match` accepts: one received already, or the next to come. */
+    whenReceived(match: (got: Received) => boolean): Promise<Received> {
+      const got = received.find(match);
+      return got ? Promise.resolve(got) : new Promise((found) => { waiters.push({ match, found }); });
     },
     close: () => app.close(),
   };

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { freePort } from '../helpers/harness.js';
+import { killServers, startServer } from '../helpers/server-process.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -9,13 +9,6 @@ import path from 'node:path';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'coverline-start-'));
 const KEY = 'sk_sandbox_process_test_key_000000';
-
-interface Started {
-  child: ChildProcess;
-  output(): string;
-  /** Answers once the process has printed `text`, or a line `text` says matches (now or later); fails if it exits first. */
-  printed(text: string | ((line: string) => boolean)): Promise<void>;
-}
 
 /**
  * The server's log line saying it has a request of `operationId` (`url`): the DEBUG line 'request
@@ -25,36 +18,12 @@ interface Started {
 const requestReceived = (operationId: string, url: string) => (line: string) =>
   (line.includes('request received') && line.includes(operationId)) || (line.includes('incoming request') && line.includes(`"url":"${url}"`));
 
-/** Every server started, stopped after the suite whatever happened (a failed test must not leave one running). */
-const started: ChildProcess[] = [];
-afterAll(() => { for (const child of started) if (child.exitCode === null) child.kill('SIGKILL'); });
+afterAll(killServers);
 
-async function start(port: number, env: Record<string, string> = {}): Promise<Started> {
-  // LOG_LEVEL debug: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/app/main.ts'], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'debug', NODE_ENV: 'development', ...env },
-  });
-  started.push(child);
-  let output = '';
-  const printed = (text: string | ((line: string) => boolean)) => new Promise<void>((resolve, reject) => {
-    const found = () => (typeof text === 'string' ? output.includes(text) : output.split('\n').some(text));
-    const check = () => {
-      if (!found()) return false;
-      child.stdout!.off('data', check); child.stderr!.off('data', check); child.off('exit', exit);
-      resolve();
-      return true;
-    };
-    const exit = () => reject(new Error(`the server exited before printing ${typeof text === 'string' ? JSON.stringify(text) : 'the line awaited'}:\n${output}`));
-    if (check()) return;
-    if (child.exitCode !== null) { exit(); return; }
-    child.stdout!.on('data', check); child.stderr!.on('data', check); child.once('exit', exit);
-  });
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
-  await printed('listening on');
-  return { child, output: () => output, printed };
-}
+// LOG_LEVEL debug: the log says when a request arrives and when SIGTERM is taken, the signals the test waits for.
+const start = (port: number, env: Record<string, string> = {}) => startServer({
+  DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), SANDBOX_API_KEY: KEY, LOG_LEVEL: 'debug', NODE_ENV: 'development', ...env,
+});
 
 function send(port: number, method: string, url: string, body?: object, beforeEnd?: () => Promise<void>) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }>((resolve, reject) => {
@@ -72,10 +41,6 @@ function send(port: number, method: string, url: string, body?: object, beforeEn
     (beforeEnd ?? (async () => {}))().then(() => req.end(payload.slice(10)), reject);
   });
 }
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => {
-  if (child.exitCode !== null) resolve(child.exitCode); else child.on('exit', (code) => resolve(code));
-});
 
 describe('npm start', () => {
   it('prints how to call it, finishes in-flight requests on SIGTERM while refusing new ones, keeps its data across restarts, and exits 1 naming what is left when a request outlasts SHUTDOWN_TIMEOUT_MS', async () => {
@@ -100,7 +65,7 @@ describe('npm start', () => {
     });
     expect(duringShutdown).toEqual({ ready: 503, readyRetryAfter: expect.any(String), refused: 503, refusedRetryAfter: '1', refusedCode: 'SHUTTING_DOWN' });
     expect(answer.status).toBe(201);
-    expect(await exited(first.child)).toBe(0);
+    expect(await first.exited()).toBe(0);
 
     // The second time, a request that never ends holds the shutdown past SHUTDOWN_TIMEOUT_MS.
     const second = await start(port, { SHUTDOWN_TIMEOUT_MS: '1500' });
@@ -111,7 +76,7 @@ describe('npm start', () => {
     await second.printed((line) => requestReceived('signUp', '/api/v1/auth/signup')(line) && !first.output().includes(line));
     second.child.kill('SIGTERM');
     // It exits 1, and its last line, logged just before (written out at exit, not lost in the log's queue), says what was left.
-    expect(await exited(second.child)).toBe(1);
+    expect(await second.exited()).toBe(1);
     const last = second.output().trim().split('\n').filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { level: number; msg: string; requests?: string[] }).pop();
     expect(last).toMatchObject({ level: 50, requests: ['POST /api/v1/auth/signup'] });
