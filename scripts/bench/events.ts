@@ -175,6 +175,10 @@ export async function eventsCase(options: EventsOptions): Promise<CaseReport> {
       if (hook.received.size !== seen) { seen = hook.received.size; since = Date.now(); }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    // A worker records its attempt just after the receiver's 2xx (up to 10 at once per instance): waited for, 10 s at most.
+    const pending = async () => Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries
+      where endpoint_id = $1 and status = 'PENDING'`, [endpoint.data.id])).rows[0].n);
+    for (const until = Date.now() + 10_000; await pending() > 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 50));
     const { rows: [{ unsettled }] } = await db.query<{ unsettled: string }>(`select count(*) as unsettled from webhook_deliveries
       where endpoint_id = $1 and (status <> 'SUCCEEDED' or attempts <> 1)`, [endpoint.data.id]);
     await call(0, 'DELETE', `/staff/webhook-endpoints/${endpoint.data.id}`, staff);

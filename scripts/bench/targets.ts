@@ -52,7 +52,7 @@ function workbookProblem(e: ExportFigures): string | null {
 /** The event delivery case (events.ts): two instances' workers delivering to a local receiver. */
 export interface EventFigures {
   instances: number;
-  /** How often each instance's worker polls the queue when it finds less than a batch (JOB_POLL_INTERVAL_MS). */
+  /** The longest wait between two polls of each instance's worker (JOB_POLL_INTERVAL_MS); it is woken at the commit of jobs besides. */
   jobPollMs: number;
   /** Business changes committed (payments approved) and how fast the driver committed them. */
   changes: number; changesPerSecond: number;
