@@ -154,7 +154,7 @@ describe('the job worker', () => {
     await within('the deduped job run', begun(1));
     const before = watched.notices.length;
     expect((await enqueue(h.db, { queue, dedupeKey: `${queue}@once` }, now)).created).toBe(false);
-    // As insertPublicEvent does: the jobs are inserted by a CTE of a statement about another table.
+    // As insertPublicEvents does: the jobs are inserted by a CTE of a statement about another table.
     const noticed = watched.nextNotice();
     const { rows } = await sql<{ id: string }>`with made as (
         insert into jobs (queue, payload, run_at, created_at, updated_at)
