@@ -133,7 +133,7 @@ export async function nextDue(db: Db, queues: readonly string[], now: Date): Pro
         where jobs.queue = queue.name and done_at is null and failed_at is null and run_at > ${now}
       union all
       select min(locked_until) from jobs
-        where jobs.queue = queue.name and done_at is null and failed_at is null and run_at <= ${now} and locked_until > ${now}
+        where jobs.queue = queue.name and done_at is null and failed_at is null and run_at <= ${now} and locked_until >= ${now}
     ) as due`.execute(db);
   return row?.next ? new Date(row.next) : null;
 }

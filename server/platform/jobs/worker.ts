@@ -156,7 +156,9 @@ export function createWorker(options: WorkerOptions): Worker {
       if (full) return options.intervalMs;
       // From the claim's time: a job falling due (a lease ending) since the claim read is polled for at once.
       const next = await nextDue(options.db, queues, claimedAt);
-      return next ? Math.min(options.intervalMs, Math.max(0, next.getTime() - options.clock.now().getTime())) : options.intervalMs;
+      // A millisecond past it: a lease has ended only once `locked_until < now` (a timer firing on
+      // the very millisecond would claim nothing and wait a whole interval).
+      return next ? Math.min(options.intervalMs, Math.max(0, next.getTime() - options.clock.now().getTime()) + 1) : options.intervalMs;
     } catch (err) {
       options.log?.error({ err }, 'job worker poll failed');
       return options.intervalMs;
